@@ -357,7 +357,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_AMD_pinned_memory", _ANY, _GL32, _N, _N, DONE),
     # TEXTURE_REDUCTION_MODE: the sampler descriptor's reduction (test_filter_minmax.py)
     _x("GL_ARB_texture_filter_minmax", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_EXT_texture_filter_minmax", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_texture_filter_minmax", _ANY, _GL32, _N, _ES31, DONE),
     _x("GL_ARB_clear_texture", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_clip_control", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_conditional_render_inverted", _ANY, _GL32, _N, _N, DONE),

@@ -27,12 +27,14 @@ N = 16          # window: pixel x samples u = x / 4 texels (texel centres at who
 VS = "#version 330\nin vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }"
 
 
-def _draw(ctx, sampler_decl: str, expr: str, w=N, h=N) -> np.ndarray:
+def _draw(ctx, sampler_decl: str, expr: str, w=N, h=N, es=False) -> np.ndarray:
     """A full-window draw whose colour is ``expr`` at uv = (floor(pixel) / 4 + 0.5) / 4,
     read back as RGBA8 (rows bottom-up)."""
-    fs = ("#version 330\n" + sampler_decl + "\nout vec4 c;\n"
+    head = "#version 310 es\nprecision highp float;\n" if es else "#version 330\n"
+    fs = (head + sampler_decl + "\nout vec4 c;\n"
           "void main() { vec2 uv = (floor(gl_FragCoord.xy) * 0.25 + 0.5) / 4.0; c = " + expr + "; }")
-    prog = glhelp.program(ctx, VS, fs)
+    vs = VS.replace("#version 330\n", head) if es else VS
+    prog = glhelp.program(ctx, vs, fs)
     quad = np.array([[-1, -1], [1, -1], [-1, 1], [-1, 1], [1, -1], [1, 1]], np.float32)
     glhelp.vertices(ctx, prog, quad, {"p": (2, 0)}, 2)
     ctx.glDrawArrays(E.GL_TRIANGLES, 0, 6)
@@ -89,19 +91,23 @@ def _rgba8_texture(ctx, texels: np.ndarray, mode=None, level=0, min_filter=E.GL_
                      np.ascontiguousarray(texels, np.uint8).tobytes())
 
 
-@pytest.mark.parametrize("api", ["compat", "gl46"])
+@pytest.mark.parametrize("api", ["compat", "gl46", "gles31"])
 def test_listed(api):
     ctx = glhelp.context(1, 1, api=api)
     names = {ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])}
-    assert {"GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"} <= names
+    # GLES 3.1+: the EXT name (as llvmpipe); the ARB one is desktop GL's
+    want = {"GL_EXT_texture_filter_minmax"} if api == "gles31" else \
+        {"GL_ARB_texture_filter_minmax", "GL_EXT_texture_filter_minmax"}
+    assert want <= names and (api != "gles31" or "GL_ARB_texture_filter_minmax" not in names)
 
 
+@pytest.mark.parametrize("api", ["gl46", "gles31"])
 @pytest.mark.parametrize("mode, name", [(E.GL_MIN, "min"), (E.GL_MAX, "max")])
-def test_linear_magnification_reduces_the_taps_with_weight(mode, name):
+def test_linear_magnification_reduces_the_taps_with_weight(mode, name, api):
     texels = RNG.integers(0, 256, (4, 4, 4), dtype=np.uint8)
-    ctx = glhelp.context(N, N, api="gl46")
+    ctx = glhelp.context(N, N, api=api)
     _rgba8_texture(ctx, texels, mode)
-    got = _draw(ctx, "uniform sampler2D tex;", "texture(tex, uv)")
+    got = _draw(ctx, "uniform sampler2D tex;", "texture(tex, uv)", es=api.startswith("gles"))
     expect(ctx, E.GL_NO_ERROR)
     assert got.tolist() == _expected([texels], name).astype(np.int64).tolist()
 
@@ -214,7 +220,7 @@ def test_queries_and_errors():
     q = ctx.glGetInternalformativ
     assert q(T2, E.GL_RGBA8, E.GL_TEXTURE_REDUCTION_MODE_ARB, 1) == [1]
     assert q(E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_RGBA8, E.GL_TEXTURE_REDUCTION_MODE_ARB, 1) == [0]
-    es = glhelp.context(1, 1, api="gles3")
+    es = glhelp.context(1, 1, api="gles3")          # GLES 3.0: no extension (it needs 3.1)
     (t,) = es.glGenTextures(1)
     es.glBindTexture(T2, t)
     es.glTexParameteri(T2, E.GL_TEXTURE_REDUCTION_MODE_ARB, E.GL_MIN)
