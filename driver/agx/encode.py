@@ -1155,7 +1155,8 @@ def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
                        rasterizer_discard=rast.rasterizer_discard,
                        depth_bias_enable=bool(rast.offset_tri or rast.offset_line or rast.offset_point),
                        depth_bias_fixed24=ctx.fb.zsbuf is not None and ctx.fb.zsbuf.format.name in FIXED24_DEPTH,
-                       scissor_enable=True, point_size_px=float(rast.point_size),
+                       scissor_enable=True, multisample=rast.multisample or (fb.samples or 1) == 1,
+                       point_size_px=float(rast.point_size),
                        line_width_px=float(rast.line_width),
                        line_smooth=bool(fs is not None and fs.info.get("line_smooth")))
     has_user = bool(vs.smooth_32 or vs.flat_32 or vs.linear_32 or vs.output_count_words > 4)

@@ -584,7 +584,8 @@ class DrawMixin:
         depth_bits = draw_framebuffer_bits(self, 4) if fb.zsbuf is not None else 0
         stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
         derived = self.derived          # each state derived again only when its inputs changed
-        cso.set_blend(derived.blend(s, len(fb.cbufs)))
+        multisample = ps.multisample_on(s, self.api, fb.samples)
+        cso.set_blend(derived.blend(s, len(fb.cbufs), multisample))
         cb0 = fb.cbufs[0] if fb.cbufs else None
         integer = cb0 is not None and layout.get_format(cb0.format.value).is_integer
         cso.set_depth_stencil_alpha(derived.dsa(s, depth_bits > 0, stencil_bits, integer))
@@ -599,8 +600,7 @@ class DrawMixin:
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
         self.pipe.set_stencil_ref(max(0, min(s.stencil[0].ref, full)),
                                   max(0, min(s.stencil[1].ref, full)))
-        mask = s.sample_mask_value if E.GL_SAMPLE_MASK in s.enabled else 0xFFFFFFFF
-        self.pipe.set_sample_mask(mask)
+        self.pipe.set_sample_mask(ps.sample_mask(s, fb.samples, multisample))
         if self.api.compat:
             if E.GL_POLYGON_STIPPLE in s.enabled:
                 # glPolygonStipple's 128 bytes: a row's 4 bytes, most significant bit leftmost
@@ -609,7 +609,7 @@ class DrawMixin:
             from driver.gallium import ClipState
             self.pipe.set_clip_state(ClipState(tuple(tuple(p) for p in self.clip_planes)))
         # GL 4.6 section 14.3.1.1: ceil(MIN_SAMPLE_SHADING_VALUE * samples)
-        shading = E.GL_SAMPLE_SHADING in s.enabled and fb.samples > 1
+        shading = E.GL_SAMPLE_SHADING in s.enabled and multisample
         self.pipe.set_min_samples(max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9))
                                   if shading else 1)
 

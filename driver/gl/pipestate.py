@@ -87,9 +87,9 @@ class DerivedStates:
     # The colour-buffer group also holds what no CSO reads (clear colour, blend colour): its
     # fields the CSOs read are keyed by value, so glClearColor derives nothing again.
 
-    def blend(self, s, n_cbufs: int) -> BlendState:
-        key = (s.logic_op, *(rt.gen for rt in s.rt), s.enabled.gen)
-        return self.get("blend", key, blend_state, s, n_cbufs)
+    def blend(self, s, n_cbufs: int, multisample: bool = False) -> BlendState:
+        key = (s.logic_op, *(rt.gen for rt in s.rt), s.enabled.gen, multisample)
+        return self.get("blend", key, blend_state, s, n_cbufs, multisample)
 
     def dsa(self, s, has_depth: bool, stencil_bits: int, integer_colour: bool) -> DepthStencilAlphaState:
         key = (s.depth_buffer.gen, s.stencil_buffer.key(), s.alpha_func, s.alpha_ref, s.enabled.gen,
@@ -136,8 +136,34 @@ def _rt_blend(rt) -> RtBlendState:
         mask)
 
 
-def blend_state(s, n_cbufs: int) -> BlendState:
-    """GL 4.6 section 17.3.6: per-draw-buffer blend state."""
+def multisample_on(s, api, fb_samples: int) -> bool:
+    """GL 4.6 section 14.3.1: multisample rasterization and the fragment operations
+    of section 17.3.1 (alpha to coverage/one, sample coverage, sample mask) and
+    sample shading act when the draw framebuffer has sample buffers and
+    GL_MULTISAMPLE is enabled (always in GLES, which has no such enable)."""
+    return fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled)
+
+
+def sample_mask(s, fb_samples: int, multisample: bool) -> int:
+    """The coverage mask of GL 4.6 section 17.3.1 every fragment is ANDed with:
+    SAMPLE_COVERAGE's mask of round-down(value * samples) samples, inverted with
+    its invert flag (the first samples, as Mesa's state tracker picks them), and
+    SAMPLE_MASK's word; all samples when multisampling is off."""
+    mask = 0xFFFFFFFF
+    if not multisample:
+        return mask
+    if E.GL_SAMPLE_COVERAGE in s.enabled:
+        mask = (1 << int(s.sample_coverage_value * fb_samples)) - 1
+        if s.sample_coverage_invert:
+            mask = ~mask & 0xFFFFFFFF
+    if E.GL_SAMPLE_MASK in s.enabled:
+        mask &= s.sample_mask_value
+    return mask
+
+
+def blend_state(s, n_cbufs: int, multisample: bool = False) -> BlendState:
+    """GL 4.6 section 17.3.6: per-draw-buffer blend state; alpha to coverage and
+    alpha to one only with ``multisample`` on (``multisample_on``)."""
     rts = tuple(_rt_blend(rt) for rt in s.rt[:PIPE_MAX_COLOR_BUFS])
     rts = rts + (RtBlendState(),) * (PIPE_MAX_COLOR_BUFS - len(rts))
     independent = any(r != rts[0] for r in rts[1:])
@@ -147,8 +173,8 @@ def blend_state(s, n_cbufs: int) -> BlendState:
     return BlendState(rt=rts, independent_blend_enable=independent, logicop_enable=logic,
                       logicop_func=PipeLogicOp(s.logic_op - E.GL_CLEAR),
                       dither=E.GL_DITHER in s.enabled,
-                      alpha_to_coverage=E.GL_SAMPLE_ALPHA_TO_COVERAGE in s.enabled,
-                      alpha_to_one=E.GL_SAMPLE_ALPHA_TO_ONE in s.enabled)
+                      alpha_to_coverage=multisample and E.GL_SAMPLE_ALPHA_TO_COVERAGE in s.enabled,
+                      alpha_to_one=multisample and E.GL_SAMPLE_ALPHA_TO_ONE in s.enabled)
 
 
 def _stencil(f, enabled: bool, bits: int) -> StencilState:
@@ -213,7 +239,7 @@ def rasterizer_state(s, api, fb_samples: int, clip_planes: int = 0,
         line_stipple_enable=E.GL_LINE_STIPPLE in s.enabled, line_stipple_factor=s.line_stipple[0] - 1,
         line_stipple_pattern=s.line_stipple[1],
         poly_stipple_enable=E.GL_POLYGON_STIPPLE in s.enabled,
-        multisample=fb_samples > 1 and (api.es or E.GL_MULTISAMPLE in s.enabled),
+        multisample=multisample_on(s, api, fb_samples),
         rasterizer_discard=E.GL_RASTERIZER_DISCARD in s.enabled,
         depth_clamp=E.GL_DEPTH_CLAMP in s.enabled,
         depth_clip_near=E.GL_DEPTH_CLAMP not in s.enabled,

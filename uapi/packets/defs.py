@@ -462,6 +462,10 @@ PPP_RASTER = Packet("PPP_RASTER", 3, [
                 "32-bit float (GL's DEPTH24 formats), two of its steps (a step a z interpolated in "
                 "float32 resolves; Mesa's software rasterisers take the same); clear: r of the ZLS "
                 "format (2^-16 for Z16, 2^(e - 23) of each primitive's largest |z| for Z32F)"),
+    boolean("multisample", 19, default=True,
+            doc="multisample rasterization: coverage and depth at each sample's position; off, every "
+                "sample of a multisampled target takes the pixel centre's (single-sample rasterization "
+                "with full coverage, GL's MULTISAMPLE disabled)"),
     flt("point_size_px", at(1), default=1.0),
     flt("line_width_px", at(2), default=1.0),
 ])

@@ -32,7 +32,7 @@ from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
 
-__all__ = ["DrawState", "draw_state", "shade_pass", "uniform_record", "broadcast_record", "Background"]
+__all__ = ["DrawState", "draw_state", "shade_pass", "centre_runs", "uniform_record", "broadcast_record", "Background"]
 
 SIDE_EFFECTS = {"device_store", "atomic", "image_write", "image_atomic"}
 
@@ -57,6 +57,7 @@ class DrawState:
     uniform: tuple | None = None        # uniform_record of the fragment program
     sample_mask: int = 0xFFFF
     per_sample: bool = False            # one lane per covered sample (else one per pixel)
+    multisample: bool = True            # PPP_RASTER.multisample: samples at their positions (off: the centre)
     occlusion: object = None
     passed: int = 0                     # samples that passed depth/stencil (occlusion)
     shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
@@ -100,6 +101,8 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         st.ds = R.DepthStencilState(depth_test=bool(depth_test), depth_func=int(zs.depth_func),
                                     depth_write=bool(zs.depth_write), stencil_test=bool(zs.stencil_test),
                                     front=front, back=back)
+    raster = ppp.get("raster")
+    st.multisample = raster is None or bool(raster.multisample)
     msaa = ppp.get("msaa")
     if msaa is not None:
         st.sample_mask = msaa.sample_mask
@@ -283,11 +286,12 @@ def _primitives_per_instance(tvb) -> np.ndarray:
 
 def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, tile_buffer,
                 all_tiles: bool, background: Background | None = None,
-                region: tuple[int, int, int, int] | None = None) -> int:
+                region: tuple[int, int, int, int] | None = None, centre: bool = False) -> int:
     """Shade the pass of setup ``rows``. ``background``: run before the first use
     of the tile buffer (None: it has been run). ``region`` (x0, y0, x1, y1): the
     pixels of this group of the pass's tiles, which ``record_of`` maps (None: the
-    framebuffer); ``all_tiles``: every pixel of it has a record."""
+    framebuffer); ``all_tiles``: every pixel of it has a record. ``centre``: the
+    rows' draws have multisample rasterization off (``centre_runs``)."""
     setup = tvb.setup
     S, W, H = frame.S, frame.W, frame.H
     region = (0, 0, W, H) if region is None else tuple(region)
@@ -306,7 +310,7 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     # fragment depth is read by depth/stencil tests only (a shader reads its z plane)
     depth = any(not states[d].ds.trivial for d in draw_ids)
     frags = R.rasterize(setup, region, S, rows=rows, depth_clamp=(min(lo, hi), max(lo, hi)), depth=depth,
-                        scratch=_raster_scratch())
+                        scratch=_raster_scratch(), centre=centre and S > 1)
     if len(frags) == 0:
         return 0
     one_draw = len(draw_ids) == 1
@@ -350,6 +354,24 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
         return ctx.hidden_surface_removal(layers, background, whole)
     background.run()
     return ctx.in_order(layers)
+
+
+def centre_runs(tvb, rows: np.ndarray, states, samples: int):
+    """(rows, centre) runs of consecutive ``rows`` whose draws agree on
+    ``PPP_RASTER.multisample`` (``centre``: off, every sample at the pixel centre),
+    in draw order; one run when the target has one sample or every draw agrees."""
+    flags = {d: not st.multisample for d, st in states.items()}
+    if samples == 1 or not any(flags.values()):
+        yield rows, False
+        return
+    if all(flags.values()):
+        yield rows, True
+        return
+    ids = np.array(sorted(flags), np.int64)
+    centre = np.array([flags[int(d)] for d in ids], bool)[np.searchsorted(ids, tvb.row_draw[rows])]
+    cuts = np.flatnonzero(centre[1:] != centre[:-1]) + 1
+    for part, start in zip(np.split(rows, cuts), np.concatenate(([0], cuts))):
+        yield part, bool(centre[start])
 
 
 _THREAD = threading.local()

@@ -84,7 +84,7 @@ from ...firmware.watchdog import check_budget
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
-from .fragment import Background, broadcast_record, draw_state, shade_pass, uniform_record
+from .fragment import Background, broadcast_record, centre_runs, draw_state, shade_pass, uniform_record
 from .pbe import fill_possible, store_render_target
 from .ppp import GROUP_LANES, DrawGeometry, cf_bindings, group_key, process_draws
 from .scratch import run_program
@@ -557,8 +557,9 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
                             lambda: _tile_only(core, command, bg))
     fragments = 0
     for step in _steps(tvb, rows, region, S):
-        fragments += shade_pass(core, command, tvb, step, frame, states, record_of, tile_buffer,
-                                all_tiles, background, region=region)
+        for run, centre in centre_runs(tvb, step, states, S):
+            fragments += shade_pass(core, command, tvb, run, frame, states, record_of, tile_buffer,
+                                    all_tiles, background, region=region, centre=centre)
     background.run()     # (nothing when it ran or was found hidden)
     _run_tile_program(core, command, eot, px, py, S, tile_buffer, unit_label="PBE", key=key,
                       caches=executor.caches)

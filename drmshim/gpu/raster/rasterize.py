@@ -289,7 +289,8 @@ def _fresh(name: str, shape, dtype, scratch: "Scratch | None") -> np.ndarray:
 
 def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: int = 1, *,
               rows: np.ndarray | None = None, depth_clamp: tuple[float, float] = (0.0, 1.0),
-              block_px: int | None = None, depth: bool = True, scratch: Scratch | None = None) -> Fragments:
+              block_px: int | None = None, depth: bool = True, scratch: Scratch | None = None,
+              centre: bool = False) -> Fragments:
     """Rasterise setup triangles inside ``rect`` = (x0, y0, x1, y1) pixels (exclusive).
 
     ``rect`` is the intersection of viewport, scissor, framebuffer and, for tiled
@@ -303,9 +304,11 @@ def rasterize(setup: TriangleSetup, rect: tuple[int, int, int, int], samples: in
     fragments' depth (no depth/stencil test in the pass): ``z`` is then a read-only
     array of zeros, not computed. ``scratch``: the caller's ``Scratch``; the arrays
     of whole blocks' fragments are then views of it (valid until its next use).
+    ``centre``: every sample is taken at the pixel centre (``PPP_RASTER.multisample``
+    off): coverage all or none and one depth per pixel, on ``samples`` samples.
     Returns layered ``Fragments`` (see there).
     """
-    pos = sample_positions_fx(samples)                      # (S, 2)
+    pos = np.repeat(sample_positions_fx(1), samples, axis=0) if centre else sample_positions_fx(samples)   # (S, 2)
     all_bits = (1 << samples) - 1
     B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb = _block_pairs(setup, rect, pos, rows, block_px)
 

@@ -352,3 +352,25 @@ def test_depth_is_float32_with_or_without_whole_blocks(samples):
     g = np.linalg.solve(A, np.array([0.6, 0.2]))
     want = 0.1 + g[0] * (X - xs[0]) + g[1] * (Y - ys[0])
     np.testing.assert_allclose(alone.z, want, atol=2e-3)  # (corners snapped to 1/256 px)
+
+
+@pytest.mark.parametrize("samples", [2, 4])
+def test_centre_sampling_is_single_sample_coverage_and_depth_on_every_sample(samples):
+    """``centre`` (PPP_RASTER.multisample off): each sample of a pixel has the pixel
+    centre's coverage (the reference's one-sample count) and its depth."""
+    rng = np.random.default_rng(7 + samples)
+    tris = rng.uniform(-4, 36, size=(10, 3, 2))
+    win = window_tris(tris)
+    win[..., 2] = rng.uniform(0, 1, size=(10, 3))
+    setup = setup_triangles(win)
+    frags = rasterize(setup, (0, 0, 32, 32), samples, centre=True)
+    assert (frags.coverage == (1 << samples) - 1).all()          # all samples or no fragment
+    count = np.zeros((32, 32), np.int64)
+    np.add.at(count, (frags.y, frags.x), 1)
+    np.testing.assert_array_equal(count, coverage_count(tris, 32, 32)[..., 0])
+    one = rasterize(setup, (0, 0, 32, 32), 1)
+    key = lambda f: np.lexsort((f.x, f.y, f.tri))              # noqa: E731
+    a, b = key(frags), key(one)
+    np.testing.assert_array_equal(frags.tri[a], one.tri[b])
+    np.testing.assert_array_equal(frags.z[a], np.repeat(one.z[b], samples, axis=1))
+    check_layering(frags)
