@@ -53,6 +53,18 @@ def draw_framebuffer_bits(ctx, component: int) -> int:
     return _component_bits(lookup(info[2]))[component] if info else 0
 
 
+def sample_count(caps, requested: int) -> int:
+    """The samples a multisampled image gets for a request of ``requested`` (GL 4.6
+    section 9.2.4: at least as many, no more than the next count the implementation
+    has): the smallest count of the GPU at or above it, where a request of 1 is
+    rounded to 2 as Mesa's state tracker does (one sample is single sampling, and
+    GL_SAMPLES would then not say the buffer is multisampled); 0 stays 0. (A
+    framebuffer without attachments keeps a default of 1: it has no image.)"""
+    if requested <= 0:
+        return 0
+    return min(s for s in caps.sample_counts if s >= max(requested, 2))
+
+
 def framebuffer_status(ctx, fb) -> int:
     """The completeness status of framebuffer object ``fb`` (GL 4.6 section 9.4.2;
     COMPLETE for None, the window)."""
@@ -234,7 +246,7 @@ class FramebufferMixin:
         if info.integer and self.api.es:
             check(samples == 0, E.GL_INVALID_OPERATION, "multisampled integer renderbuffer (ES 3.0)")
         # round up to a supported count (GL 4.6 section 9.2.4)
-        actual = 0 if samples == 0 else min(s for s in self.caps.sample_counts if s >= samples)
+        actual = sample_count(self.caps, samples)
         new = None
         if width and height:        # allocated first: out of memory changes nothing
             bind = PipeBind.DEPTH_STENCIL if info.is_depth_or_stencil else PipeBind.RENDER_TARGET

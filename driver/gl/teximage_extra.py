@@ -23,7 +23,7 @@ from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
 from driver.gl.textures import bound_texture, texture_resource, texture_targets
 from driver.gl.buffers import read_buffer
-from driver.gl.framebuffers import framebuffer_status
+from driver.gl.framebuffers import framebuffer_status, sample_count
 import layout
 
 __all__ = ["TexImageExtraMixin"]
@@ -480,7 +480,7 @@ class TexImageExtraMixin:
         tex = bound_texture(self, target)
         check(tex.name != 0 or not immutable, E.GL_INVALID_OPERATION)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        actual = min(s for s in self.caps.sample_counts if s >= samples)
+        actual = sample_count(self.caps, samples)
         tex.images = []
         tex.set_image(0, 0, TexImage(w, h, d, internalformat, actual, bool(fixed)))
         tex.immutable, tex.immutable_levels = immutable, 1 if immutable else 0
