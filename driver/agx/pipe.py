@@ -1024,8 +1024,8 @@ class AgxContext(PipeContext):
         if sfmt.is_integer or dfmt.is_integer or tile_format(dname) is None or sfmt.is_compressed:
             return False
         sb, db = src.box, dst.box
-        if sres.samples > 1 and (abs(sb.width) != abs(db.width) or abs(sb.height) != abs(db.height)
-                                 or sb.width < 0 or sb.height < 0 or db.width < 0 or db.height < 0):
+        scaled = abs(sb.width) != abs(db.width) or abs(sb.height) != abs(db.height)
+        if sres.samples > 1 and not scaled and (sb.width < 0 or sb.height < 0 or db.width < 0 or db.height < 0):
             return False
         dw_lvl, dh_lvl, _ = dres.level_size_px(dst.level)
         sw_lvl, sh_lvl, _ = sres.level_size_px(src.level)
@@ -1051,7 +1051,9 @@ class AgxContext(PipeContext):
             wrap_s=PipeTexWrap.CLAMP_TO_EDGE, wrap_t=PipeTexWrap.CLAMP_TO_EDGE, wrap_r=PipeTexWrap.CLAMP_TO_EDGE,
             min_img_filter=info.filter, mag_img_filter=info.filter, min_mip_filter=PipeTexMipFilter.NONE))
         uniforms = np.array([rx0, ry0, rx1, ry1, scale_x, scale_y, start_x, start_y, 1.0 / sw_lvl, 1.0 / sh_lvl,
-                             0.5, 1.0 / sres.samples], np.float32).view(np.uint32)
+                             0.5, 1.0 / sres.samples, sw_lvl - 1, sh_lvl - 1], np.float32).view(np.uint32)
+        # a scaled resolve (EXT_framebuffer_multisample_blit_scaled) filters the resolved texels
+        bilinear = sres.samples > 1 and scaled and info.filter == PipeTexFilter.LINEAR
         mask = int(info.mask & PipeMask.RGBA)
         for k in range(max(1, min(abs(sb.depth), abs(db.depth)))):
             surf = Surface(dres, dst.format, dst.level, db.z + k, db.z + k)
@@ -1064,7 +1066,7 @@ class AgxContext(PipeContext):
             dst_desc = dres.texture_descriptor(format=dname, target=PipeTextureTarget.TEXTURE_2D,
                                                first_level=dst.level, last_level=dst.level, first_layer=db.z + k)
             tl = make_tile_layout((dname,))
-            program = blit_program(tl.slots[0], sres.samples, mask)
+            program = blit_program(tl.slots[0], sres.samples, mask, bilinear)
             batch.blit = (program, uniforms, src_desc + dst_desc + src_desc, smp)
             self._submit(batch)
         return True

@@ -220,30 +220,59 @@ def load_program(tl: TileLayout, samples: int) -> bytes:
     return clear_program(tl, 0, mask, samples)
 
 
+def _resolve_lines(x: str, y: str, samples: int, dst: int) -> list[str]:
+    """r{dst}..r{dst+3} = the mean of the ``samples`` samples of source texel
+    (``x``, ``y``) (u32 registers; texture 2 is the multisampled source)."""
+    lines = [f"mov_imm r{dst + c}, 0" for c in range(4)] + [f"mov r40, {x}", f"mov r41, {y}"]
+    for s in range(samples):
+        lines += [f"mov_imm r15, {s}", "texture_load.2d_ms.ms r24_r25_r26_r27, r40_r41, 2, r14, r15, 0", "wait 0"]
+        lines += [f"fadd r{dst + c}, r{dst + c}, r{24 + c}" for c in range(4)]
+    return lines + [f"fmul r{dst + c}, r{dst + c}, u11" for c in range(4)]
+
+
+def _clamped_texel(src: str, dst: str, extent: str) -> list[str]:
+    """``dst`` = u32 of float ``src`` (a whole number) clamped to [0, ``extent``]."""
+    return [f"fmax {dst}, {src}, 0.0", f"fmin {dst}, {dst}, {extent}", f"convert.u32.f32 {dst}, {dst}"]
+
+
 @lru_cache(maxsize=64)
-def blit_program(slot: RTSlot, samples: int, write_mask: int) -> bytes:
+def blit_program(slot: RTSlot, samples: int, write_mask: int, bilinear: bool = False) -> bytes:
     """Background program of a blit command (one lane per destination pixel).
 
     Uniforms (32-bit floats): u0..u3 the destination rectangle [x0, x1) x [y0, y1)
     (box clipped to the scissor and the level), u4/u5 source pixels per destination
     pixel (negative: mirrored), u6/u7 the source position of destination (0, 0),
-    u8/u9 1/source size, u10 = 0.5, u11 = 1/samples. Texture 0 (sampler 0) is the
-    source, texture 1 the destination (loaded where the rectangle does not cover).
-    ``samples`` > 1: a resolve (texture_load of every sample at the source texel,
-    averaged; no scaling)."""
+    u8/u9 1/source size, u10 = 0.5, u11 = 1/samples, u12/u13 the source's last
+    column and row. Texture 0 (sampler 0) is the source, texture 1 the destination
+    (loaded where the rectangle does not cover), texture 2 the source as a
+    multisample view. ``samples`` > 1: a resolve, the samples of a source texel
+    averaged (texture_load of each): at the texel under the destination pixel's
+    centre, or with ``bilinear`` (a scaled resolve with a LINEAR filter,
+    EXT_framebuffer_multisample_blit_scaled) the bilinear mix of the four resolved
+    texels around it, edges clamped (Mesa's u_blitter resolves the same way)."""
     n = slot.components
     lines = ["get_sr r4, pixel_x", "get_sr r5, pixel_y", "mov_imm r14, 0",
              "texture_load.2d r16_r17_r18_r19, r4_r5, 1, r14, 0", "wait 0",
              "convert.f32.u32 r6, r4", "convert.f32.u32 r7, r5", "fadd r6, r6, u10", "fadd r7, r7, u10"]
-    if samples > 1:
-        # a resolve does not scale (u4 = u5 = 1): the source texel of a destination pixel
-        # is its centre moved by (u6, u7), truncated (the source rectangle may lie elsewhere)
-        lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "convert.u32.f32 r12, r12", "convert.u32.f32 r13, r13"]
-        lines += ["mov_imm r8, 0", "mov_imm r9, 0", "mov_imm r10, 0", "mov_imm r11, 0"]
-        for s in range(samples):
-            lines += [f"mov_imm r15, {s}", "texture_load.2d_ms.ms r24_r25_r26_r27, r12_r13, 2, r14, r15, 0", "wait 0"]
-            lines += [f"fadd r{8 + c}, r{8 + c}, r{24 + c}" for c in range(4)]
-        lines += [f"fmul r{8 + c}, r{8 + c}, u11" for c in range(4)]
+    if samples > 1 and not bilinear:
+        # the source texel under the destination pixel's centre
+        lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "floor r12, r12", "floor r13, r13"]
+        lines += _clamped_texel("r12", "r12", "u12") + _clamped_texel("r13", "r13", "u13")
+        lines += _resolve_lines("r12", "r13", samples, 8)
+    elif samples > 1:
+        # texel centres around the source position: x0 = floor(p - 0.5), weights fract(p - 0.5)
+        lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "fadd r12, r12, -0.5", "fadd r13, r13, -0.5",
+                  "fract r22, r12", "fract r23, r13", "floor r12, r12", "floor r13, r13",
+                  "fadd r20, r12, 1.0", "fadd r21, r13, 1.0"]
+        lines += (_clamped_texel("r12", "r12", "u12") + _clamped_texel("r13", "r13", "u13")
+                  + _clamped_texel("r20", "r20", "u12") + _clamped_texel("r21", "r21", "u13"))
+        lines += ["mov_imm r8, 0", "mov_imm r9, 0", "mov_imm r10, 0", "mov_imm r11, 0",
+                  "fadd r30, r22.neg, 1.0", "fadd r31, r23.neg, 1.0"]      # 1 - fx, 1 - fy
+        for x, y, wx, wy in (("r12", "r13", "r30", "r31"), ("r20", "r13", "r22", "r31"),
+                             ("r12", "r21", "r30", "r23"), ("r20", "r21", "r22", "r23")):
+            lines += _resolve_lines(x, y, samples, 32)
+            lines.append(f"fmul r29, {wx}, {wy}")
+            lines += [f"fma r{8 + c}, r{32 + c}, r29, r{8 + c}" for c in range(4)]
     else:
         lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "fmul r12, r12, u8", "fmul r13, r13, u9",
                   "texture_sample.2d.lod r8_r9_r10_r11, r12_r13, 0, 0, r14, 0", "wait 0"]

@@ -186,6 +186,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
+    # scaled resolves (readback.py, agx blit_program; test_framebuffer_multisample_blit_scaled.py)
+    _x("GL_EXT_framebuffer_multisample_blit_scaled", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _ES2, DONE),
     _x("GL_EXT_secondary_color", _ANY, _N, _N, _N, DONE),

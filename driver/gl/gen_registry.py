@@ -56,6 +56,9 @@ EXTENSION_ENUMS = (
     "GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES",
     "GL_TEXTURE_MAX_ANISOTROPY_EXT",
     "GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT",
+    # EXT_framebuffer_multisample_blit_scaled: glBlitFramebuffer's scaled-resolve filters
+    "GL_SCALED_RESOLVE_FASTEST_EXT",
+    "GL_SCALED_RESOLVE_NICEST_EXT",
     # EXT_framebuffer_sRGB: whether the draw framebuffer can encode sRGB (glGet)
     "GL_FRAMEBUFFER_SRGB_CAPABLE_EXT",
     # ARB_texture_gather / ARB_gpu_shader5: how many components textureGather can select

@@ -278,7 +278,10 @@ class ReadbackMixin:
         check(self.api.gl_or_es((3, 0), (3, 0)), E.GL_INVALID_OPERATION)
         allowed = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
         check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad mask bits")
-        check_enum(filter, (E.GL_NEAREST, E.GL_LINEAR))
+        scaled_resolve = filter in (E.GL_SCALED_RESOLVE_FASTEST_EXT, E.GL_SCALED_RESOLVE_NICEST_EXT) \
+            and self.api.has_extension("GL_EXT_framebuffer_multisample_blit_scaled")
+        if not scaled_resolve:
+            check_enum(filter, (E.GL_NEAREST, E.GL_LINEAR))
         check(filter == E.GL_NEAREST or not mask & (E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT),
               E.GL_INVALID_OPERATION, "LINEAR filter with depth/stencil")
         for fb in (self.read_framebuffer, self.draw_framebuffer):
@@ -295,7 +298,12 @@ class ReadbackMixin:
             # the same number of samples (copied sample by sample)
             check(not (read_samples > 1 and draw_samples > 1 and read_samples != draw_samples),
                   E.GL_INVALID_OPERATION, "read and draw framebuffers of different sample counts")
-        if read_samples > 1 or draw_samples > 1:
+        if scaled_resolve:
+            # EXT_framebuffer_multisample_blit_scaled: its filters resolve a multisampled
+            # read framebuffer into a single-sampled draw framebuffer, scaled or not
+            check(read_samples > 1 and draw_samples == 0, E.GL_INVALID_OPERATION,
+                  "a scaled resolve needs a multisampled read and a single-sampled draw framebuffer")
+        elif read_samples > 1 or draw_samples > 1:
             # a blit from or to a multisampled buffer must not scale (GLES 3.2 16.2.1, GL alike)
             check((abs(srcX1 - srcX0), abs(srcY1 - srcY0)) == (abs(dstX1 - dstX0), abs(dstY1 - dstY0)),
                   E.GL_INVALID_OPERATION, "a multisample blit must not scale")
@@ -350,7 +358,7 @@ class ReadbackMixin:
                               dfmt or dres.format),
                 src=BlitImage(sres, slevel, Box(sx0, sy0, slayer, sx1 - sx0, sy1 - sy0, 1),
                               sfmt or sres.format),
-                mask=pmask, filter=PipeTexFilter.LINEAR if filter == E.GL_LINEAR else PipeTexFilter.NEAREST,
+                mask=pmask, filter=PipeTexFilter.NEAREST if filter == E.GL_NEAREST else PipeTexFilter.LINEAR,
                 scissor=scissor, render_condition_enable=True))
 
     def _zs_surface(self, fb, point, resolved: bool = False):
