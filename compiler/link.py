@@ -414,6 +414,7 @@ def _merge(stage: str, units: list, main_unit):
     out.unresolved_calls = []
     out.invariant_all = any(u.invariant_all for u in units)
     out.early_fragment_tests = any(getattr(u, "early_fragment_tests", False) for u in units)
+    out.post_depth_coverage = any(getattr(u, "post_depth_coverage", False) for u in units)
     out.info_log = "".join(u.info_log for u in units)
     for name in ("local_size", "geometry", "tessellation", "subroutines"):
         if getattr(out, name, None) is None:

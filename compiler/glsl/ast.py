@@ -634,6 +634,7 @@ class TranslationUnit(Node):
     tessellation: Any = None  # tessellation stages: compiler.glsl.tessellation.TessLayout
     invariant_all: bool = False
     early_fragment_tests: bool = False  # fragment: layout(early_fragment_tests) in (GLSL 4.60 section 4.4.1.3)
+    post_depth_coverage: bool = False   # fragment: layout(post_depth_coverage) in (ARB_post_depth_coverage)
     subroutines: Any = None  # compiler.glsl.subroutines.SubroutineInfo, when the shader has any
     info_log: str = ""  # warnings of a successful compilation
     # (signature, loc) of calls to functions declared without a body, in a unit parsed as

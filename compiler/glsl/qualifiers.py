@@ -42,7 +42,7 @@ VALUED = {"location", "binding", "offset", "index", "local_size_x", "local_size_
           "component", "max_vertices", "invocations", "vertices", "stream", "xfb_buffer",
           "xfb_offset", "xfb_stride", "align"}
 FLAGS = BLOCK_LAYOUTS | MATRIX_LAYOUTS | set(IMAGE_FORMATS) | set(GS_PRIMITIVES) | set(TES_IDENTIFIERS) | {
-    "early_fragment_tests", "origin_upper_left", "pixel_center_integer", "depth_any",
+    "early_fragment_tests", "post_depth_coverage", "origin_upper_left", "pixel_center_integer", "depth_any",
     "depth_greater", "depth_less", "depth_unchanged"}
 _DEPTH_LAYOUTS = frozenset({"depth_any", "depth_greater", "depth_less", "depth_unchanged"})
 _ORDER_RANK = {"invariant": 0, "precise": 0, "interpolation": 1, "layout": 1, "auxiliary": 2,
@@ -410,7 +410,7 @@ class QualifierRules:
                     self.error(loc, f"layout qualifier `{key}' can only be applied to uniform blocks")
                 elif key in BLOCK_LAYOUTS:
                     self.error(loc, f"layout qualifier `{key}' can only be applied to interface blocks")
-            elif key.startswith("local_size") or key == "early_fragment_tests":
+            elif key.startswith("local_size") or key in ("early_fragment_tests", "post_depth_coverage"):
                 self.error(loc, f"layout qualifier `{key}' can only be used in `layout(...) in;'")
             elif key == "stream":
                 if not (storage == "out" and stage == "geometry"):
@@ -474,9 +474,15 @@ class QualifierRules:
             return
         if blend_support.blend_support_layout(self, d.loc, storage, layout):
             return
-        if storage == "in" and layout.keys() <= {"early_fragment_tests"}:
+        if storage == "in" and layout.keys() <= {"early_fragment_tests", "post_depth_coverage"}:
             if self.stage != "fragment":
-                self.error(d.loc, "early_fragment_tests layout qualifier only allowed in fragment shaders")
+                self.error(d.loc, f"{next(iter(layout))} layout qualifier only allowed in fragment shaders")
+            if "post_depth_coverage" in layout:
+                # ARB_post_depth_coverage: gl_SampleMaskIn after the early depth and stencil
+                # tests, which the qualifier turns on (as glslang and Mesa take it)
+                if "GL_ARB_post_depth_coverage" not in self.enabled:
+                    self.error(d.loc, "post_depth_coverage layout qualifier requires GL_ARB_post_depth_coverage")
+                self.post_depth_coverage = True
             self.early_fragment_tests = True
             return
         if storage in ("uniform", "buffer") and layout.keys() <= BLOCK_LAYOUTS | MATRIX_LAYOUTS:

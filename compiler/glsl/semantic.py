@@ -70,6 +70,7 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         self.shader_object = False      # calls without a body are the link's (see parse)
         self.unresolved_calls: list = []
         self.early_fragment_tests = False
+        self.post_depth_coverage = False
         # unsized global arrays -> [size implied by constant indices, VariableRefs]
         self.implicit_arrays: dict[Variable, list] = {}
 
@@ -985,6 +986,7 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
     tu.early_fragment_tests = an.early_fragment_tests
+    tu.post_depth_coverage = an.post_depth_coverage
     tu.unresolved_calls = an.unresolved_calls
     tu.call_graph = an.call_graph       # caller -> callees: the linker looks for recursion across objects
     if stage == "geometry":

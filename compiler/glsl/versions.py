@@ -118,6 +118,7 @@ EXTENSIONS = (
     Extension("GL_ARB_texture_cube_map_array", desktop=110),
     Extension("GL_ARB_texture_multisample", desktop=130),
     Extension("GL_ARB_sample_shading", desktop=130),
+    Extension("GL_ARB_post_depth_coverage", desktop=110),
     Extension("GL_ARB_gpu_shader5", desktop=150),
     Extension("GL_ARB_derivative_control", desktop=150),
     Extension("GL_ARB_shader_draw_parameters", desktop=140),

@@ -220,6 +220,7 @@ def compile_variant(state, key) -> AgxShader:
                        uses_instance_id="instance_id" in c.assembly,
                        writes_memory=writes_memory(c.assembly),
                        early_fragment_tests=bool(pinfo.get("early_fragment_tests")),
+                       post_depth_coverage=bool(pinfo.get("post_depth_coverage")),
                        blend_color=info.uniforms.get("shimgl_BlendColor"),
                        draw_id=info.uniforms.get("shimgl_DrawID"),
                        alpha_ref=info.uniforms.get("shimgl_AlphaRef"),

@@ -373,6 +373,8 @@ class ShaderState:
     - "early_fragment_tests": (fragment stage) the shader declares
       layout(early_fragment_tests): depth and stencil are tested before it runs
       even when it writes memory;
+    - "post_depth_coverage": (fragment stage) layout(post_depth_coverage):
+      gl_SampleMaskIn holds the samples that passed the early tests;
     - "stream_outputs": (vertex stage with ``stream_output``) the captured
       varyings' names: ``stream_output`` register index i is output
       ``stream_outputs[i]``.

@@ -317,6 +317,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_robust_buffer_access_behavior", _ANY, _GL32, _N, _N, DONE),
     _x("GL_KHR_robust_buffer_access_behavior", _ANY, _GL32, _N, _ES2, DONE),   # (the same; GLES too)
     _x("GL_ARB_sample_shading", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_sample_shading.py
+    # layout(post_depth_coverage): gl_SampleMaskIn after the early tests (USC_FRAGMENT's bit);
+    # test_post_depth_coverage.py
+    _x("GL_ARB_post_depth_coverage", _ANY, _GL32, _N, _N, DONE, glsl=True),
     # where its entry points are (GL 4.1+): tests/driver/gl/test_sso_interfaces.py, test_pipelines.py
     _x("GL_ARB_separate_shader_objects", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_atomic_counters", (4, 3), (4, 3), _N, _N, DONE, glsl=True),

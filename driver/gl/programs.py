@@ -575,6 +575,8 @@ class ProgramMixin:
                 "state_constant_buffer": STATE_CONSTANT_BUFFER,
                 "early_fragment_tests": stage == "fragment" and bool(getattr(
                     getattr(linked.stages.get(stage), "unit", None), "early_fragment_tests", False)),
+                "post_depth_coverage": stage == "fragment" and bool(getattr(
+                    getattr(linked.stages.get(stage), "unit", None), "post_depth_coverage", False)),
                 # gl_FragCoord measured from the top: the variant key needs the framebuffer's height
                 "frag_coord_origin_upper_left": stage == "fragment" and any(
                     v.name == "gl_FragCoord" and (v.layout or {}).get("origin_upper_left")

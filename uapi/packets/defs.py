@@ -401,6 +401,8 @@ USC_FRAGMENT = Packet("USC_FRAGMENT", 1, [
     boolean("per_sample", 12, doc="on a multisampled target, run once per covered sample (the program reads "
                                   "its sample's index or position, or interpolates at it); otherwise once "
                                   "per pixel, its result written to every covered sample"),
+    boolean("post_depth_coverage", 13, doc="coverage_mask (gl_SampleMaskIn) is the samples that passed the "
+                                           "early depth/stencil tests, not the rasterised coverage"),
 ])
 
 USC_PBE = Packet("USC_PBE", 3, [

@@ -743,7 +743,8 @@ class _PassContext:
         if S == 1:
             mask_in = 1
         elif pixel_inputs:
-            mask_in = frags.coverage[f].astype(np.uint32)
+            # (USC_FRAGMENT.post_depth_coverage: the samples that passed the early tests)
+            mask_in = (cover[f_local] if st.pipe.post_depth_coverage and not late else frags.coverage[f]).astype(np.uint32)
         else:
             mask_in = (1 << s).astype(np.uint32)
         specials = self._specials(st, x, y, tri, f, s if S > 1 else None, mask_in)
@@ -909,7 +910,8 @@ class _PassContext:
         records = np.where(rec >= 0, rec * S + s, -1)
         f = idx[local]
         coverage = frags.coverage[f]
-        specials = self._specials(st, x, y, tri, f, s, coverage.astype(np.uint32))
+        mask_in = cover[local] if st.pipe.post_depth_coverage and not late else coverage
+        specials = self._specials(st, x, y, tri, f, s, mask_in.astype(np.uint32))
         kw = self._positions(st, x, y, s, self._centroids(coverage))
         tile = self.tile_buffer[np.maximum(records, 0)]
         if st.uses_iter or "ldcf" in st.names:

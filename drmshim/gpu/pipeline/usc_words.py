@@ -48,6 +48,7 @@ class ShaderPipeline:
     discards: bool = False
     early_z: bool = True
     per_sample: bool = False       # USC_FRAGMENT: one invocation per covered sample, not per pixel
+    post_depth_coverage: bool = False   # USC_FRAGMENT: coverage_mask after the early tests
     pbe: list = field(default_factory=list)   # (tile_offset_B, descriptor va) per USC_PBE
 
     def context_fields(self) -> dict:
@@ -133,4 +134,5 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             pipe.writes_depth, pipe.writes_sample_mask = rec.writes_depth, rec.writes_sample_mask
             pipe.discards, pipe.early_z = rec.discards, rec.early_z
             pipe.per_sample = rec.per_sample
+            pipe.post_depth_coverage = rec.post_depth_coverage
     raise malformed(unit, va, f"USC words: no USC_END within {MAX_RECORDS} records")
