@@ -49,7 +49,8 @@ _EXECUTED_IMMEDIATELY = {
     "glValidateProgram", "glFlush", "glFinish", "glFenceSync", "glClientWaitSync", "glWaitSync",
     "glReadnPixels", "glBindVertexArray", "glBindFramebuffer", "glBindRenderbuffer",
     "glRenderbufferStorage", "glFramebufferTexture2D", "glFramebufferRenderbuffer",
-    "glCheckFramebufferStatus", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
+    "glCheckFramebufferStatus", "glRenderbufferStorageMultisample", "glFramebufferTexture",
+    "glFramebufferTexture1D", "glFramebufferTexture3D", "glFramebufferTextureLayer", "glBindBufferBase", "glBindBufferRange", "glCopyBufferSubData",
     # ARB_separate_shader_objects, ARB_texture_buffer_object/_range: executed, not compiled
     "glBindProgramPipeline", "glTexBuffer", "glTexBufferRange",
     # NV_primitive_restart: the index is client state, as the enable is
