@@ -723,8 +723,10 @@ def _texture_functions() -> list[BuiltinFunction]:
             if not shadow:
                 fetch_p = T.vector(I, _COORD[dim] + (1 if arr else 0))
                 if dim == "Rect":
-                    add("texelFetch", gvec4, [s, fetch_p], 140, 0)
-                    add("texelFetchOffset", gvec4, [s, fetch_p, off], 140, 0)
+                    # from GLSL 1.30 where rectangle samplers exist (ARB_texture_rectangle,
+                    # which desktop GLSL has on): Mesa takes them there too
+                    add("texelFetch", gvec4, [s, fetch_p], 130, 0)
+                    add("texelFetchOffset", gvec4, [s, fetch_p, off], 130, 0)
                 else:
                     add("texelFetch", gvec4, [s, fetch_p, T.INT], 130, es_ok)
                     add("texelFetchOffset", gvec4, [s, fetch_p, T.INT, off], 130, es_ok)

@@ -207,3 +207,16 @@ def test_rectangle_texel_fetch_offset_checks_its_last_argument(prefix):
     with pytest.raises(GLSLCompileError):      # 2D keeps its lod; the offset is still checked
         parse(f"#version 130\nuniform {prefix}sampler2D s;\nuniform ivec2 o;\nout vec4 c;\n"
               "void main() { c = vec4(texelFetchOffset(s, ivec2(1), 0, o)); }\n", "fragment")
+
+
+@pytest.mark.parametrize("prefix", [""])             # (isampler2DRect and usampler2DRect: GLSL 1.40)
+def test_rectangle_texel_fetch_from_glsl_130(prefix):
+    """texelFetch(gsampler2DRect, ivec2) (no lod) exists wherever rectangle samplers
+    do, GLSL 1.30 with ARB_texture_rectangle on by default, as in Mesa (piglit's
+    arb_sample_shading builtin-gl-sample-mask 0 tests use it under #version 130)."""
+    parse(f"#version 130\nuniform {prefix}sampler2DRect r;\nout vec4 c;\n"
+          "void main() { c = vec4(texelFetch(r, ivec2(1))) + vec4(texelFetchOffset(r, ivec2(1), ivec2(1))); }\n",
+          "fragment")
+    with pytest.raises(GLSLCompileError):          # one lod-less form only
+        parse(f"#version 130\nuniform {prefix}sampler2DRect r;\nout vec4 c;\n"
+              "void main() { c = vec4(texelFetch(r, ivec2(1), 0)); }\n", "fragment")
