@@ -767,7 +767,9 @@ class _PassContext:
         if direct:
             return len(f_local)
         alive = ~ctx.discarded
-        if st.late:
+        if st.late and S > 1 and st.multisample:
+            # the program's sample mask acts on multisampled targets with multisample
+            # rasterization on only (GL 4.6 section 17.3.1, as the ISP's other masks)
             alive &= ((ctx.sample_mask >> s) & 1).astype(bool)
         if helper is not None:
             alive &= ~helper
@@ -923,7 +925,7 @@ class _PassContext:
         run_program(self.core, st.pipe, ctx)
         keep = cover.copy()                             # the samples each fragment's lane writes
         keep[ctx.discarded[lane_of]] = 0
-        if st.late:
+        if st.late and st.multisample:
             keep &= ctx.sample_mask[lane_of].astype(np.uint8)
         if late:
             z = frags.z[idx].copy()

@@ -153,3 +153,32 @@ def test_multisample_disabled_ignores_the_coverage_operations(cap):
     ctx2.glEnable(cap)
     _draw(ctx2, prog2, 1.0, (1.0, 1.0, 1.0, 0.0))
     assert _coverage(ctx2) == [0, 0, 0, 0]
+
+
+FS_MASK0 = ("#version 130\n#extension GL_ARB_sample_shading : require\nuniform vec4 c;\nout vec4 o;\n"
+            "void main() { o = c; gl_SampleMask[0] = 0; }\n")
+
+
+def test_shader_sample_mask_ignored_with_multisample_disabled():
+    """GL 4.6 section 17.3.1: the shader's output sample mask changes nothing with
+    GL_MULTISAMPLE disabled (and it acts with it enabled)."""
+    for enabled, expected in ((True, [0, 0, 0, 0]), (False, [1, 1, 1, 1])):
+        ctx = glhelp.context(1, 1, api="compat")
+        _target(ctx)
+        prog = glhelp.program(ctx, VS, FS_MASK0)
+        (ctx.glEnable if enabled else ctx.glDisable)(E.GL_MULTISAMPLE)
+        _draw(ctx, prog, 1.0)
+        assert _coverage(ctx) == expected
+
+
+def test_shader_sample_mask_ignored_on_a_single_sampled_target():
+    """No sample buffers: gl_SampleMask[0] = 0 keeps the fragment (piglit's
+    arb_sample_shading builtin-gl-sample-mask-simple 0 failed: it was discarded)."""
+    ctx = glhelp.context(1, 1, api="compat")
+    prog = glhelp.program(ctx, VS, FS_MASK0)
+    ctx.glViewport(0, 0, 1, 1)
+    ctx.glClearColor(0, 0, 0, 0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    _draw(ctx, prog, 1.0, (1.0, 0.5, 0.25, 1.0))
+    got = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).tolist()
+    assert got == [255, 128, 64, 255]
