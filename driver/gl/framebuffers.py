@@ -393,6 +393,11 @@ class FramebufferMixin:
     def glGetFramebufferParameteriv(self, target: int, pname: int) -> list[int]:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         fb = self._fb_for_target(target)
+        if pname in (E.GL_SAMPLES, E.GL_SAMPLE_BUFFERS) and not self.api.es and self.api.gl(4, 5):
+            # GL 4.5 section 9.2.3: the framebuffer-dependent values of table 23.74 too, of
+            # the framebuffer bound to target (the default one included)
+            samples = self._fb_samples(fb)
+            return [samples if pname == E.GL_SAMPLES else int(samples > 1)]
         check_enum(pname, self._FB_PARAMS)
         check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")
         return [int(getattr(fb, self._FB_PARAMS[pname], 0))]
@@ -508,7 +513,10 @@ class FramebufferMixin:
         return self.window.read_buffer if fb is None else fb.read_buffer
 
     def _draw_fb_samples(self) -> int:
-        fb = self.draw_framebuffer
+        return self._fb_samples(self.draw_framebuffer)
+
+    def _fb_samples(self, fb) -> int:
+        """GL_SAMPLES of framebuffer ``fb`` (None: the window's)."""
         if fb is None:
             return self.window.samples
         for a in fb.attachments.values():

@@ -48,3 +48,20 @@ def test_blit_between_one_sample_request_and_four_samples_is_invalid():
         ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, dst)
         ctx.glBlitFramebuffer(0, 0, 8, 8, 0, 0, 8, 8, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
         expect(ctx, E.GL_INVALID_OPERATION)
+
+
+def test_framebuffer_parameter_samples_from_gl_45():
+    """GL 4.5 section 9.2.3: glGetFramebufferParameteriv answers SAMPLES and
+    SAMPLE_BUFFERS of the framebuffer bound to the target (piglit's
+    arb_sample_shading-samplemask asks it; it was INVALID_ENUM)."""
+    with driver.Context(api="gl46", width=4, height=4) as ctx:
+        ms, _ = _ms_framebuffer(ctx, 4)
+        ss, _ = _ms_framebuffer(ctx, 0)
+        ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, ms)        # the draw framebuffer stays ss
+        assert ctx.glGetFramebufferParameteriv(E.GL_READ_FRAMEBUFFER, E.GL_SAMPLES) == [4]
+        assert ctx.glGetFramebufferParameteriv(E.GL_READ_FRAMEBUFFER, E.GL_SAMPLE_BUFFERS) == [1]
+        assert ctx.glGetFramebufferParameteriv(E.GL_DRAW_FRAMEBUFFER, E.GL_SAMPLES) == [0]
+        assert ctx.glGetFramebufferParameteriv(E.GL_DRAW_FRAMEBUFFER, E.GL_SAMPLE_BUFFERS) == [0]
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glGetFramebufferParameteriv(E.GL_DRAW_FRAMEBUFFER, E.GL_SAMPLE_POSITION)
+        expect(ctx, E.GL_INVALID_ENUM)
