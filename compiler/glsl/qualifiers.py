@@ -476,7 +476,8 @@ class QualifierRules:
             return
         if storage == "in" and layout.keys() <= {"early_fragment_tests", "post_depth_coverage"}:
             if self.stage != "fragment":
-                self.error(d.loc, f"{next(iter(layout))} layout qualifier only allowed in fragment shaders")
+                name = "post_depth_coverage" if "post_depth_coverage" in layout else "early_fragment_tests"
+                self.error(d.loc, f"{name} layout qualifier only allowed in fragment shaders")
             if "post_depth_coverage" in layout:
                 # ARB_post_depth_coverage: gl_SampleMaskIn after the early depth and stencil
                 # tests, which the qualifier turns on (as glslang and Mesa take it)
