@@ -585,9 +585,11 @@ class DrawMixin:
         stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
         derived = self.derived          # each state derived again only when its inputs changed
         multisample = ps.multisample_on(s, self.api, fb.samples)
-        cso.set_blend(derived.blend(s, len(fb.cbufs), multisample))
         cb0 = fb.cbufs[0] if fb.cbufs else None
         integer = cb0 is not None and layout.get_format(cb0.format.value).is_integer
+        # alpha to coverage/one read draw buffer zero's alpha: none when it is an integer
+        # buffer (GL 4.6 section 17.3.1 leaves it undefined; Mesa's state tracker turns both off)
+        cso.set_blend(derived.blend(s, len(fb.cbufs), multisample and not integer))
         cso.set_depth_stencil_alpha(derived.dsa(s, depth_bits > 0, stencil_bits, integer))
         cso.set_rasterizer(derived.rasterizer(s, self.api, fb.samples,
                                               self._clip_plane_mask(vertex_program),

@@ -182,3 +182,32 @@ def test_shader_sample_mask_ignored_on_a_single_sampled_target():
     _draw(ctx, prog, 1.0, (1.0, 0.5, 0.25, 1.0))
     got = np.frombuffer(ctx.glReadPixels(0, 0, 1, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).tolist()
     assert got == [255, 128, 64, 255]
+
+
+def test_alpha_to_coverage_off_when_draw_buffer_zero_is_integer():
+    """Alpha to coverage takes draw buffer zero's alpha; with an integer buffer zero
+    it does nothing (Mesa turns it off; piglit's int-draw-buffers-alpha-to-coverage):
+    buffer one gets all four samples although its alpha is 0."""
+    ctx = glhelp.context(1, 1, api="compat")
+    texs = ctx.glGenTextures(2)
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for i, (t, fmt) in enumerate(zip(texs, (E.GL_RGBA8I, E.GL_RGBA8))):
+        ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, t)
+        ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, fmt, 1, 1, True)
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + i, E.GL_TEXTURE_2D_MULTISAMPLE, t, 0)
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    ctx.glViewport(0, 0, 1, 1)
+    prog = glhelp.program(ctx, VS, "#version 130\nout ivec4 i;\nout vec4 o;\n"
+                                   "void main() { i = ivec4(1, 2, 3, 0); o = vec4(1.0, 1.0, 1.0, 0.0); }\n")
+    ctx.glBindFragDataLocation(prog, 0, "i")
+    ctx.glBindFragDataLocation(prog, 1, "o")
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    ctx.glEnable(E.GL_SAMPLE_ALPHA_TO_COVERAGE)
+    glhelp.vertices(ctx, prog, [[-1, -1], [3, -1], [-1, 3]], {"p": (2, 0)}, 2)
+    ctx.glDrawArrays(E.GL_TRIANGLES, 0, 3)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, texs[1])
+    assert _coverage(ctx) == [1, 1, 1, 1]
