@@ -53,8 +53,6 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_FRAGMENT_INPUT_COMPONENTS": fs.max_inputs * 4,
             "GL_MAX_VERTEX_UNIFORM_BLOCKS": vs.max_const_buffers - 1,
             "GL_MAX_FRAGMENT_UNIFORM_BLOCKS": fs.max_const_buffers - 1,
-            "GL_MAX_COMBINED_UNIFORM_BLOCKS": vs.max_const_buffers + fs.max_const_buffers - 2,
-            "GL_MAX_UNIFORM_BUFFER_BINDINGS": 2 * (vs.max_const_buffers - 1) + 4,
             "GL_MAX_UNIFORM_BLOCK_SIZE": caps.max_uniform_block_size_B,
             "GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT": caps.uniform_buffer_offset_alignment_B,
             "GL_MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS":
@@ -168,10 +166,6 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
             "GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS":
                 blocks * caps.max_uniform_block_size_B // 4 + GLSL["gl_MaxTessEvaluationUniformComponents"],
         })
-        # a program's stages together (GL 4.6 section 7.6.2: at least 12 per stage of GL 4.0)
-        lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = sum(
-            lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
-            for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
         if es_ts:
             lim["GL_MAX_PATCH_VERTICES"] = GLSL["gl_MaxPatchVertices"]     # GLES: OES_tessellation_shader's
         if api.gl_or_es((4, 2), (3, 1)):        # the kernels bind the compute stage's images and buffers
@@ -183,6 +177,13 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         if api.gl_or_es((4, 3), (3, 1)):
             lim["GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
             lim["GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
+    if api.gl_or_es((3, 0), (3, 0)):
+        # a program's graphics stages together (GL 4.6 section 7.6.2), and one binding point
+        # for each of those blocks, as Mesa's state tracker sets both (GL 3.2 and GLES 3.2 ask
+        # for 36 of each, GL 4.0 for 12 a stage)
+        lim["GL_MAX_COMBINED_UNIFORM_BLOCKS"] = lim["GL_MAX_UNIFORM_BUFFER_BINDINGS"] = sum(
+            lim.get(f"GL_MAX_{stage}_UNIFORM_BLOCKS", 0)
+            for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY", "FRAGMENT"))
     if api.has_extension("GL_ARB_enhanced_layouts"):
         # its xfb_buffer qualifier reads gl_MaxTransformFeedbackBuffers (ARB_transform_feedback3's
         # query, which GL 4.0 sets below too)
