@@ -649,7 +649,18 @@ def glCallLists(ctx, n, type_, lists):
     ctx.glCallLists(n, type_, bytes_in(lists, max(n, 0) * _CALL_LISTS_B.get(type_, 0)))
 
 
+def _unpack_buffer_bound(ctx) -> bool:
+    return ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is not None
+
+
+def _pack_buffer_bound(ctx) -> bool:
+    return ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None
+
+
 def glBitmap(ctx, width, height, xorig, yorig, xmove, ymove, bitmap):
+    if _unpack_buffer_bound(ctx):        # an offset into the PIXEL_UNPACK buffer
+        ctx.glBitmap(width, height, xorig, yorig, xmove, ymove, handle(bitmap))
+        return
     st = ctx.state.unpack
     row_B = -(-(st.row_length or max(width, 0)) // 8)
     row_B = -(-row_B // st.alignment) * st.alignment
@@ -659,7 +670,14 @@ def glBitmap(ctx, width, height, xorig, yorig, xmove, ymove, bitmap):
 
 
 def glPolygonStipple(ctx, mask):
-    ctx.glPolygonStipple(bytes_in(mask, 128))
+    ctx.glPolygonStipple(handle(mask) if _unpack_buffer_bound(ctx) else bytes_in(mask, 128))
+
+
+def glGetPolygonStipple(ctx, mask):
+    if _pack_buffer_bound(ctx):
+        ctx.glGetPolygonStipple(handle(mask))
+        return
+    put(mask, "GLubyte", ctx.glGetPolygonStipple())
 
 
 def _map1(name, c_type):
@@ -704,10 +722,24 @@ def _pixel_map(name, c_type):
     GL_MAX_PIXEL_MAP_TABLE allows (a larger one is GL_INVALID_VALUE; the caller's array
     need not hold it)."""
     def pixel_map(ctx, map_, mapsize, values):
+        if _unpack_buffer_bound(ctx):        # an offset into the PIXEL_UNPACK buffer
+            getattr(ctx, name)(map_, mapsize, handle(values))
+            return
         table = ctx._get_table.get(E.GL_MAX_PIXEL_MAP_TABLE)
         n = mapsize if table is not None and 0 < mapsize <= table(ctx) else 0
         getattr(ctx, name)(map_, mapsize, arr_in(values, c_type, n))
     return pixel_map
+
+
+def _get_pixel_map(name, c_type):
+    """glGetPixelMap{f,ui,us}v: the table into client memory, or at offset ``values`` of
+    the PIXEL_PACK buffer when one is bound."""
+    def get_pixel_map(ctx, map_, values):
+        if _pack_buffer_bound(ctx):
+            getattr(ctx, name)(map_, handle(values))
+            return
+        put(values, c_type, getattr(ctx, name)(map_))
+    return get_pixel_map
 
 
 def _writer(p, c_type: str, n):
@@ -789,6 +821,10 @@ OVERRIDES.update({
     "glPixelMapfv": _pixel_map("glPixelMapfv", "GLfloat"),
     "glPixelMapuiv": _pixel_map("glPixelMapuiv", "GLuint"),
     "glPixelMapusv": _pixel_map("glPixelMapusv", "GLushort"),
+    "glGetPixelMapfv": _get_pixel_map("glGetPixelMapfv", "GLfloat"),
+    "glGetPixelMapuiv": _get_pixel_map("glGetPixelMapuiv", "GLuint"),
+    "glGetPixelMapusv": _get_pixel_map("glGetPixelMapusv", "GLushort"),
+    "glGetPolygonStipple": glGetPolygonStipple,
     "glSelectBuffer": glSelectBuffer, "glFeedbackBuffer": glFeedbackBuffer,
 })
 

@@ -10,7 +10,7 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
 from driver.gl.pointers import ClientBytes, as_bytes, client_address
 
-__all__ = ["BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent"]
+__all__ = ["BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent", "pack_buffer_write", "unpack_buffer_read"]
 
 USAGES = frozenset({E.GL_STREAM_DRAW, E.GL_STREAM_READ, E.GL_STREAM_COPY, E.GL_STATIC_DRAW,
                     E.GL_STATIC_READ, E.GL_STATIC_COPY, E.GL_DYNAMIC_DRAW, E.GL_DYNAMIC_READ,
@@ -37,6 +37,37 @@ def mapped_not_persistent(buf) -> bool:
     """Whether ``buf`` is mapped without MAP_PERSISTENT_BIT: what the commands that
     read or write a buffer's store refuse (GL 4.6 sections 6.3.2, 6.6)."""
     return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
+
+
+def unpack_buffer_read(ctx, offset, size: int) -> bytes | None:
+    """``size`` bytes at byte ``offset`` of the bound PIXEL_UNPACK buffer, or None when
+    none is bound (the pointer is client memory then). GL 4.6 section 8.4.4.1 (and GL 2.1
+    section 3.6.1 for the fixed-function tables and bitmaps): INVALID_OPERATION when the
+    read passes the buffer's end or the buffer is mapped."""
+    pbo = ctx.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
+    if pbo is None:
+        return None
+    offset = int(offset or 0)
+    check(not mapped_not_persistent(pbo), E.GL_INVALID_OPERATION, "unpack buffer mapped")
+    check(0 <= offset and offset + size <= pbo.size, E.GL_INVALID_OPERATION, "read beyond the unpack buffer")
+    return read_buffer(ctx, pbo, offset, size)
+
+
+def pack_buffer_write(ctx, offset, data: bytes) -> bool:
+    """Write ``data`` at byte ``offset`` of the bound PIXEL_PACK buffer; False when none is
+    bound (the caller returns the values to client memory). INVALID_OPERATION past the
+    buffer's end or while it is mapped (GL 4.6 section 8.4.4.1's rule for packing)."""
+    pbo = ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+    if pbo is None:
+        return False
+    offset = int(offset or 0)
+    check(not mapped_not_persistent(pbo), E.GL_INVALID_OPERATION, "pack buffer mapped")
+    check(0 <= offset and offset + len(data) <= pbo.size, E.GL_INVALID_OPERATION,
+          "write beyond the pack buffer")
+    if data:
+        ctx.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, offset, data)
+    return True
+
 
 #: How a GL buffer's resource may be bound (a buffer object may serve every target).
 _BUFFER_BINDS = (PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER | PipeBind.SHADER_BUFFER

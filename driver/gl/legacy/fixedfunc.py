@@ -12,6 +12,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.color_clamp import clamp_query
+from driver.gl.buffers import pack_buffer_write, unpack_buffer_read
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.legacy.ffgen import (COMBINE3_ATI, SHADOW_TARGETS, FragmentKey, LightKey, UnitKey, VertexKey,
@@ -587,16 +588,23 @@ class FixedFunctionMixin:
 
     def glPolygonStipple(self, pixels) -> None:
         """32 x 32 bits, unpacked as a GL_COLOR_INDEX/GL_BITMAP image (rows of
-        4 bytes, most significant bit first unless UNPACK_LSB_FIRST)."""
-        check(not isinstance(pixels, (int, float)) and pixels is not None, E.GL_INVALID_VALUE,
-              "array expected")
-        raw = (pixels.tobytes() if isinstance(pixels, np.ndarray) else bytes(pixels))[:128]
+        4 bytes, most significant bit first unless UNPACK_LSB_FIRST), from the
+        PIXEL_UNPACK buffer at offset ``pixels`` when one is bound."""
+        raw = unpack_buffer_read(self, pixels, 128)
+        if raw is None:
+            check(not isinstance(pixels, (int, float)) and pixels is not None, E.GL_INVALID_VALUE,
+                  "array expected")
+            raw = (pixels.tobytes() if isinstance(pixels, np.ndarray) else bytes(pixels))[:128]
         check(len(raw) == 128, E.GL_INVALID_VALUE, "stipple needs 128 bytes")
         if self.state.unpack.lsb_first:
             raw = bytes(np.packbits(np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")))
         self.legacy.polygon_stipple = raw
 
-    def glGetPolygonStipple(self) -> bytes:
+    def glGetPolygonStipple(self, pixels=None) -> bytes | None:
+        """The pattern's 128 bytes, or None once written into the PIXEL_PACK buffer at
+        offset ``pixels`` (when one is bound)."""
+        if pack_buffer_write(self, pixels, self.legacy.polygon_stipple):
+            return None
         return self.legacy.polygon_stipple
 
     # -- the program of a draw without a current program ------------------------------------------

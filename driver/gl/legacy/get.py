@@ -10,12 +10,14 @@ import numpy as np
 from driver.gl import enums as E
 from driver.gl.color_clamp import mode as clamp_mode
 from driver.gl.compat import client_state_enabled, coord_unit
+from driver.gl.buffers import pack_buffer_write
 from driver.gl.compose import extends
 from driver.gl.errors import check, check_enum
 from driver.gl.objects import VertexAttrib, VertexBinding
 from driver.gl.legacy.attrib import MAX_ATTRIB_STACK_DEPTH
 from driver.gl.legacy.dlist import MAX_LIST_NESTING
 from driver.gl.legacy.fixedfunc import MAX_SHININESS, MAX_SPOT_EXPONENT
+from driver.gl.legacy.raster import MAX_PIXEL_MAP_TABLE
 from driver.gl.legacy.select import MAX_NAME_STACK_DEPTH
 
 __all__ = ["GetLegacyMixin"]
@@ -132,7 +134,12 @@ class GetLegacyMixin:
             E.GL_ACCUM_RED_BITS: lambda c: 0, E.GL_ACCUM_GREEN_BITS: lambda c: 0,
             E.GL_ACCUM_BLUE_BITS: lambda c: 0, E.GL_ACCUM_ALPHA_BITS: lambda c: 0,
             E.GL_INDEX_BITS: lambda c: 0,
-            E.GL_MAX_EVAL_ORDER: lambda c: 30, E.GL_MAX_PIXEL_MAP_TABLE: lambda c: 256,
+            # the pixel maps' sizes (table 6.22; a table starts with one entry)
+            **{getattr(E, f"GL_PIXEL_MAP_{m}_SIZE"):
+               (lambda m: lambda c: len(L(c).pixel_transfer.get(("map", getattr(E, f"GL_PIXEL_MAP_{m}")), [0])))(m)
+               for m in ("I_TO_I", "S_TO_S", "I_TO_R", "I_TO_G", "I_TO_B", "I_TO_A",
+                         "R_TO_R", "G_TO_G", "B_TO_B", "A_TO_A")},
+            E.GL_MAX_EVAL_ORDER: lambda c: 30, E.GL_MAX_PIXEL_MAP_TABLE: lambda c: MAX_PIXEL_MAP_TABLE,
             E.GL_MAX_NAME_STACK_DEPTH: lambda c: MAX_NAME_STACK_DEPTH,
             E.GL_NAME_STACK_DEPTH: lambda c: len(c._names()),
             E.GL_MAP1_GRID_DOMAIN: lambda c: c._grid1[1:], E.GL_MAP1_GRID_SEGMENTS: lambda c: c._grid1[0],
@@ -239,12 +246,28 @@ class GetLegacyMixin:
                 tex.priority = min(1.0, max(0.0, float(p)))
 
     # -- pixel maps (section 6.1.3) -------------------------------------------------------------
-    def glGetPixelMapfv(self, map) -> list[float]:
+    def _get_pixel_map(self, map, values, dtype: str):
+        """Section 6.1.3: a table's entries (initially one, 0), colour maps as unsigned
+        normalised values for the integer queries (table 2.9's inverse), the index maps as
+        they are; written into the PIXEL_PACK buffer at offset ``values`` when one is
+        bound (then None is returned)."""
         check(E.GL_PIXEL_MAP_I_TO_I <= map <= E.GL_PIXEL_MAP_A_TO_A, E.GL_INVALID_ENUM, "bad map")
-        return list(self.legacy.pixel_transfer.get(("map", map), [0.0]))
+        vals = np.asarray(self.legacy.pixel_transfer.get(("map", map), [0.0]), np.float64)
+        dt = np.dtype(dtype)
+        if dt.kind == "u":
+            if map not in (E.GL_PIXEL_MAP_I_TO_I, E.GL_PIXEL_MAP_S_TO_S):
+                vals = np.rint(np.clip(vals, 0.0, 1.0) * np.iinfo(dt).max)
+            vals = np.clip(vals, 0, np.iinfo(dt).max)
+        out = vals.astype(dt)
+        if pack_buffer_write(self, values, out.tobytes()):
+            return None
+        return out.tolist()
 
-    def glGetPixelMapuiv(self, map) -> list[int]:
-        vals = self.glGetPixelMapfv(map)
-        return None if vals is None else [int(v) for v in vals]
+    def glGetPixelMapfv(self, map, values=None) -> list[float] | None:
+        return self._get_pixel_map(map, values, "<f4")
 
-    glGetPixelMapusv = glGetPixelMapuiv
+    def glGetPixelMapuiv(self, map, values=None) -> list[int] | None:
+        return self._get_pixel_map(map, values, "<u4")
+
+    def glGetPixelMapusv(self, map, values=None) -> list[int] | None:
+        return self._get_pixel_map(map, values, "<u2")

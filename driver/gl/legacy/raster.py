@@ -38,9 +38,12 @@ GL_DEPTH_STENCIL_TO_BGRA_NV = 0x886F
 from driver.gl.pixels import read_client_image
 from driver.gl.state import PixelStore
 from driver.gl.framebuffers import draw_framebuffer_bits
-from driver.gl.buffers import read_buffer
+from driver.gl.buffers import unpack_buffer_read
 
-__all__ = ["RasterMixin"]
+__all__ = ["MAX_PIXEL_MAP_TABLE", "RasterMixin"]
+
+#: entries of a pixel map table (GL_MAX_PIXEL_MAP_TABLE; GL 2.1 asks for at least 32)
+MAX_PIXEL_MAP_TABLE = 256
 
 _VS = """#version 120
 void main() { gl_Position = gl_Vertex; }
@@ -120,14 +123,38 @@ class RasterMixin:
 
     glPixelTransferi = glPixelTransferf
 
-    def glPixelMapfv(self, map, mapsize, values) -> None:
+    def _pixel_map(self, map, mapsize, values, dtype: str) -> None:
+        """Section 3.6.3: a table of mapsize entries (from the PIXEL_UNPACK buffer at offset
+        ``values`` when one is bound). The index maps (I_TO_x, S_TO_S) have a power-of-two
+        size. Colour-map entries are stored as floats clamped to [0, 1], an unsigned
+        integer entry as a normalised fixed-point value (table 2.9); the entries of
+        I_TO_I and S_TO_S are indices, taken as they are."""
         check(E.GL_PIXEL_MAP_I_TO_I <= map <= E.GL_PIXEL_MAP_A_TO_A, E.GL_INVALID_ENUM, "bad map")
-        check(0 < mapsize <= 256, E.GL_INVALID_VALUE, "bad map size")
-        check(not isinstance(values, (int, float)) and values is not None, E.GL_INVALID_VALUE,
-              "array expected")
-        self.legacy.pixel_transfer[("map", map)] = [float(v) for v in list(values)[:mapsize]]
+        check(0 < mapsize <= MAX_PIXEL_MAP_TABLE, E.GL_INVALID_VALUE, "bad map size")
+        check(map > E.GL_PIXEL_MAP_I_TO_A or mapsize & (mapsize - 1) == 0, E.GL_INVALID_VALUE,
+              "an index map's size is a power of two")
+        dt = np.dtype(dtype)
+        raw = unpack_buffer_read(self, values, mapsize * dt.itemsize)
+        if raw is not None:
+            vals = np.frombuffer(raw, dt).astype(np.float64)
+        else:
+            check(not isinstance(values, (int, float)) and values is not None, E.GL_INVALID_VALUE,
+                  "array expected")
+            vals = np.asarray(list(values)[:mapsize], np.float64)
+        if map not in (E.GL_PIXEL_MAP_I_TO_I, E.GL_PIXEL_MAP_S_TO_S):
+            if dt.kind == "u":
+                vals = vals / np.iinfo(dt).max
+            vals = np.clip(vals, 0.0, 1.0)
+        self.legacy.pixel_transfer[("map", map)] = [float(v) for v in vals]
 
-    glPixelMapuiv = glPixelMapusv = glPixelMapfv
+    def glPixelMapfv(self, map, mapsize, values) -> None:
+        self._pixel_map(map, mapsize, values, "<f4")
+
+    def glPixelMapuiv(self, map, mapsize, values) -> None:
+        self._pixel_map(map, mapsize, values, "<u4")
+
+    def glPixelMapusv(self, map, mapsize, values) -> None:
+        self._pixel_map(map, mapsize, values, "<u2")
 
     def _transfer(self, rgba: np.ndarray) -> np.ndarray:
         """Scale and bias (section 3.6.5), the clamp to [0, 1] when fragment colours clamp
@@ -403,9 +430,9 @@ class RasterMixin:
         self.legacy.raster = replace(r, window=(r.window[0] + xmove, r.window[1] + ymove, *r.window[2:]))
 
     def _unpack_bitmap(self, bitmap, size_B: int) -> bytes:
-        pbo = self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER)
-        if pbo is not None:
-            return read_buffer(self, pbo, int(bitmap or 0), size_B)
+        raw = unpack_buffer_read(self, bitmap, size_B)
+        if raw is not None:
+            return raw
         check(not isinstance(bitmap, (int, float)), E.GL_INVALID_OPERATION, "offset without an unpack buffer")
         if isinstance(bitmap, np.ndarray):
             return bitmap.tobytes()[:size_B].ljust(size_B, b"\0")
