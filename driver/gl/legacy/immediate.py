@@ -55,6 +55,7 @@ class ImmediateMixin:
         self._im = None              # list of vertex tuples between Begin and End
         self._im_mode = None
         self._im_materials = None    # [(first vertex, material snapshot)] when glMaterial is called inside
+        self._im_generic = None      # {index: [(first vertex, values)]}: glVertexAttrib calls inside
         self._vertex_materials = ()  # (side, what) fed per vertex to the fixed-function program
 
     # -- Begin / End ---------------------------------------------------------------------
@@ -62,16 +63,33 @@ class ImmediateMixin:
         check(self._im is None, E.GL_INVALID_OPERATION, "glBegin inside glBegin/glEnd")
         check_enum(mode, self._draw_modes(), f"bad primitive {mode:#x}")   # adjacency, patches: as glDrawArrays
         self._dual_source_validate()
-        self._im, self._im_mode, self._im_materials = [], mode, None
+        self._im, self._im_mode, self._im_materials, self._im_generic = [], mode, None, None
         self._select_dispatch()
 
     def glEnd(self) -> None:
         check(self._im is not None, E.GL_INVALID_OPERATION, "glEnd without glBegin")
-        verts, mode, materials = self._im, self._im_mode, self._im_materials
-        self._im = self._im_mode = self._im_materials = None
+        verts, mode, materials, generic = self._im, self._im_mode, self._im_materials, self._im_generic
+        self._im = self._im_mode = self._im_materials = self._im_generic = None
         self._select_dispatch()
         if verts:
-            self._draw_vertex_tuples(mode, verts, materials)
+            self._draw_vertex_tuples(mode, verts, materials, generic)
+
+    @extends
+    def _set_current(self, core, index, values, kind) -> None:
+        """GL 2.1 section 2.7: between Begin and End, setting generic attribute 0
+        specifies a vertex, as glVertex does (with the other current values); the other
+        generic attributes are per-vertex values, as the colour is."""
+        if self._im is None:
+            return core(index, values, kind)
+        before = self.current_attribs[index][0] if 0 <= index < len(self.current_attribs) else None
+        core(index, values, kind)
+        if index == 0:
+            self._emit_vertex(*(float(v) for v in self.current_attribs[0][0]))
+            return
+        if self._im_generic is None:
+            self._im_generic = {}
+        changes = self._im_generic.setdefault(index, [(0, before)])
+        changes.append((len(self._im), self.current_attribs[index][0]))
 
     @extends
     def _set_material(self, core, face, pname, params, as_int) -> None:
@@ -96,11 +114,13 @@ class ImmediateMixin:
                          self.legacy.current_normal, tuple(self.legacy.current_texcoords), self.legacy.fog_coord,
                          self.legacy.edge_flag))
 
-    def _draw_vertex_tuples(self, mode: int, verts: list, materials: list | None = None) -> None:
+    def _draw_vertex_tuples(self, mode: int, verts: list, materials: list | None = None,
+                            generic: dict | None = None) -> None:
         """Draw a Begin/End batch from temporary client arrays of its values;
         the primitive rules (primitives.py) apply as to any array draw.
         `materials`: the material snapshots of glMaterial calls inside the
-        batch, fed per vertex to the fixed-function lighting."""
+        batch, fed per vertex to the fixed-function lighting; `generic`: the
+        generic attributes set inside it, {index: [(first vertex, values)]}."""
         pos, col, sec, nrm, tcs, fog, edge = zip(*verts)
         L = self.legacy
         arrays = {(E.GL_VERTEX_ARRAY, 0): _column(pos)}
@@ -124,6 +144,10 @@ class ImmediateMixin:
         # generic attribute 0 aliases the vertex position (GL 4.6 compatibility section
         # 10.2): a program's attribute bound at location 0 reads glVertex's values
         arrays[("generic", 0)] = arrays[(E.GL_VERTEX_ARRAY, 0)]
+        for index, changes in (generic or {}).items():
+            starts = np.array([first for first, _ in changes])
+            which = np.searchsorted(starts, np.arange(len(verts)), side="right") - 1
+            arrays[("generic", index)] = np.array([v for _, v in changes], np.float32)[which]
         constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
             column = (tcs[0][u],) * len(tcs) if constant else [t[u] for t in tcs]
