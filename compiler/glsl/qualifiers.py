@@ -364,9 +364,8 @@ class QualifierRules:
                 else:
                     self.error(loc, "location qualifier may only be used on shader inputs, outputs "
                                "and uniforms")
-                if storage == "in" and stage == "vertex" and \
-                        layout["location"] >= limits()["gl_MaxVertexAttribs"]:
-                    self.error(loc, f"invalid location {layout['location']} specified for `{var.name}'")
+                # a vertex input past GL_MAX_VERTEX_ATTRIBS is a link error (compiler.link's
+                # attribute locations), as in Mesa: the shader itself compiles
             elif key == "binding":
                 # ARB_shader_atomic_counters brings binding (and offset) for atomic counters
                 counter = var.type.innermost_element is T.ATOMIC_UINT and \
