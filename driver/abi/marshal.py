@@ -900,6 +900,19 @@ def _alias_overrides() -> dict:
             if core in OVERRIDES and alias not in OVERRIDES}
 
 
+def glGetCompressedTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+                                   bufSize, pixels):
+    """Into the pixel pack buffer at offset ``pixels``, or the client's memory in place
+    (the pack state's compressed block may leave bytes between the rows alone)."""
+    args = (texture, level, xoffset, yoffset, zoffset, width, height, depth, bufSize)
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetCompressedTextureSubImage(*args, handle(pixels))
+        return
+    if pixels == NULL:
+        return
+    ctx.glGetCompressedTextureSubImage(*args, dest=lambda n: ffi.buffer(ffi.cast("char *", pixels), n))
+
+
 def _compressed_upload(name: str):
     """glCompressedTex(Sub)Image1D/2D/3D (data last): with a pixel unpack buffer the
     pointer is an offset into it; with the unpack state's compressed block set
@@ -937,6 +950,7 @@ OVERRIDES.update({name: _compressed_upload(name) for name in (
     "glCompressedTexImage1D", "glCompressedTexImage2D", "glCompressedTexImage3D",
     "glCompressedTexSubImage1D", "glCompressedTexSubImage2D", "glCompressedTexSubImage3D")})
 OVERRIDES["glGetCompressedTexImage"] = glGetCompressedTexImage
+OVERRIDES["glGetCompressedTextureSubImage"] = glGetCompressedTextureSubImage
 OVERRIDES.update(_alias_overrides())
 
 

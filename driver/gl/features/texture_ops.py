@@ -245,9 +245,13 @@ def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, 
 
 @entry_point
 def glGetCompressedTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, height,
-                                   depth, bufSize):
-    """The stored blocks covering the box, tightly packed. The box must be
-    block-aligned, or end at the level's edge (GL 4.6 section 8.11.4)."""
+                                   depth, bufSize, pixels=None, dest=None):
+    """The stored blocks covering the box. The box must be block-aligned, or end at
+    the level's edge (GL 4.6 section 8.11.4). They are laid out by the pack state's
+    compressed block (ARB_compressed_texture_pixel_storage: row length, image height
+    and skips in blocks), as glGetCompressedTexImage lays them out, into the PIXEL_PACK
+    buffer at byte offset ``pixels`` when one is bound, else into ``dest(n)`` (the
+    client's memory, the C ABI's: the skipped bytes keep their values) or returned."""
     _has(ctx, "GL_ARB_get_texture_sub_image")
     tex = _texture(ctx, texture)
     img = _level_image(tex, level)
@@ -264,8 +268,26 @@ def glGetCompressedTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffse
     x0, y0 = xoffset // bw, yoffset // bh
     x1, y1 = -(-(xoffset + width) // bw), -(-(yoffset + height) // bh)
     out = whole[z0:z0 + depth, y0:y1, x0 * block_B:x1 * block_B].tobytes()
-    check(len(out) <= bufSize, E.GL_INVALID_OPERATION, f"the blocks need {len(out)} bytes, bufSize is {bufSize}")
-    return out
+    dims = 2 if tex.target == E.GL_TEXTURE_2D else 3        # cube maps: an array of faces
+    where = call(ctx, "_compressed_placement", ctx.state.pack, dims, img.internal_format, width, height, depth)
+    from driver.gl.compressed_store import scatter
+    pbo = ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
+    if pbo is not None:
+        offset = int(pixels or 0)
+        check(offset >= 0 and offset + where.span_B <= pbo.size, E.GL_INVALID_OPERATION,
+              "the blocks do not fit in the pack buffer")
+        check(not pbo.mapped, E.GL_INVALID_OPERATION, "the pack buffer is mapped")
+        buf = bytearray(read_buffer(ctx, pbo, offset, where.span_B))     # the skipped bytes kept
+        scatter(out, where, buf)
+        ctx._write_pack_buffer(pbo, offset, bytes(buf))
+        return None
+    check(where.span_B <= bufSize, E.GL_INVALID_OPERATION,
+          f"the blocks need {where.span_B} bytes, bufSize is {bufSize}")
+    if where.tight and dest is None:
+        return out
+    mem = dest(where.span_B) if dest is not None else bytearray(where.span_B)
+    scatter(out, where, mem)
+    return None if dest is not None else bytes(mem)
 
 
 # -- ARB_texture_barrier --------------------------------------------------------------------
