@@ -39,7 +39,20 @@ class InterfaceQueryMixin:
              E.GL_ATOMIC_COUNTER_BUFFER}
         if self.api.gl(4, 4) or self.api.has_extension("GL_ARB_enhanced_layouts"):
             i.add(E.GL_TRANSFORM_FEEDBACK_BUFFER)
+        i |= set(self._subroutine_interfaces())
         return i
+
+    def _subroutine_interfaces(self) -> dict[int, tuple[str, bool]]:
+        """GL_<STAGE>_SUBROUTINE(_UNIFORM) -> (stage, is the uniform interface), for GL 4.0
+        or ARB_shader_subroutine (GL 4.6 section 7.3.1: a stage's subroutine functions and
+        subroutine uniforms, driver.gl.features.subroutines)."""
+        if not (self.api.gl(4, 0) or self.api.has_extension("GL_ARB_shader_subroutine")):
+            return {}
+        return {getattr(E, f"GL_{prefix}_SUBROUTINE{suffix}"): (stage, bool(suffix))
+                for prefix, stage in (("VERTEX", "vertex"), ("TESS_CONTROL", "tess_control"),
+                                      ("TESS_EVALUATION", "tess_evaluation"), ("GEOMETRY", "geometry"),
+                                      ("FRAGMENT", "fragment"), ("COMPUTE", "compute"))
+                for suffix in ("", "_UNIFORM")}
 
     def _resources(self, prog, interface) -> list[_Res]:
         ls = prog.linked_state
@@ -56,6 +69,21 @@ class InterfaceQueryMixin:
                 out[E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in st)
             return out
         out = []
+        subroutine = self._subroutine_interfaces().get(interface)
+        if subroutine is not None:
+            from driver.gl.features.subroutines import stage_subroutines
+            stage, uniforms = subroutine
+            st = stage_subroutines(ls, stage)
+            if not uniforms:        # a function's resource index is its subroutine index
+                for name, _ in sorted(st.functions.items(), key=lambda kv: kv[1]):
+                    out.append(_Res(name, {}))
+                return out
+            for u in st.uniforms:
+                out.append(_Res(u.name + ("[0]" if u.is_array else ""), {
+                    E.GL_NUM_COMPATIBLE_SUBROUTINES: len(u.compatible),
+                    E.GL_COMPATIBLE_SUBROUTINES: tuple(u.compatible),
+                    E.GL_LOCATION: u.location, E.GL_ARRAY_SIZE: u.size if u.is_array else 1}))
+            return out
         if interface == E.GL_UNIFORM:
             ubs = [b for b in ls.blocks if not b.is_storage]
             for u in self._active_uniforms(ls):
@@ -180,9 +208,14 @@ class InterfaceQueryMixin:
     def glGetProgramInterfaceiv(self, program: int, programInterface: int, pname: int) -> list[int]:
         prog = self._pi_program(program, programInterface)
         res = self._resources(prog, programInterface)
-        check_enum(pname, (E.GL_ACTIVE_RESOURCES, E.GL_MAX_NAME_LENGTH, E.GL_MAX_NUM_ACTIVE_VARIABLES))
+        check_enum(pname, (E.GL_ACTIVE_RESOURCES, E.GL_MAX_NAME_LENGTH, E.GL_MAX_NUM_ACTIVE_VARIABLES,
+                           E.GL_MAX_NUM_COMPATIBLE_SUBROUTINES))
         if pname == E.GL_ACTIVE_RESOURCES:
             return [len(res)]
+        if pname == E.GL_MAX_NUM_COMPATIBLE_SUBROUTINES:
+            check(self._subroutine_interfaces().get(programInterface, (None, False))[1], E.GL_INVALID_OPERATION,
+                  "only the subroutine uniform interfaces")
+            return [max((r.props[E.GL_NUM_COMPATIBLE_SUBROUTINES] for r in res), default=0)]
         if pname == E.GL_MAX_NAME_LENGTH:
             check(programInterface != E.GL_ATOMIC_COUNTER_BUFFER, E.GL_INVALID_OPERATION)
             return [max((len(reported_name(prog, r.name)) + 1 for r in res), default=0)]

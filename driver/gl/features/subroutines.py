@@ -175,10 +175,18 @@ def glGetActiveSubroutineUniformiv(ctx, program, shadertype, index, pname):
 
 @entry_point
 def glGetProgramStageiv(ctx, program, shadertype, pname):
-    st = _linked_stage(ctx, program, shadertype)
+    """A program never linked has no subroutines in any stage: 0, as the program interface
+    queries answer (ARB_shader_subroutine names no error for it; Mesa refuses only the
+    location count, which needs a link)."""
+    stage = _stage_of(ctx, shadertype)
+    prog = program_object(ctx, program)
     check_enum(pname, (E.GL_ACTIVE_SUBROUTINES, E.GL_ACTIVE_SUBROUTINE_UNIFORMS,
                        E.GL_ACTIVE_SUBROUTINE_UNIFORM_LOCATIONS, E.GL_ACTIVE_SUBROUTINE_MAX_LENGTH,
                        E.GL_ACTIVE_SUBROUTINE_UNIFORM_MAX_LENGTH))
+    if not prog.linked:
+        check(pname != E.GL_ACTIVE_SUBROUTINE_UNIFORM_LOCATIONS, E.GL_INVALID_OPERATION, "program not linked")
+        return [0]
+    st = stage_subroutines(prog.linked_state, stage)
     if pname == E.GL_ACTIVE_SUBROUTINES:
         return [len(st.functions)]
     if pname == E.GL_ACTIVE_SUBROUTINE_UNIFORMS:
