@@ -93,8 +93,10 @@ class Selector:
         self.preloaded: dict[int, Ref] = {}
         self.entry = None
         self.attributes: set[int] = set()
+        # a program reading the framebuffer (EXT_shader_framebuffer_fetch) runs once per covered
+        # sample, each lane reading its own sample's colour (and a discard drops that sample)
         self.flags = {"reads_tile": False, "writes_depth": False, "writes_sample_mask": False, "discards": False,
-                      "per_sample": False}
+                      "per_sample": bool(info.get("framebuffer_fetch"))}
         self.cf_max = 0
         io = options.get("info") or info.get("io")     # the front half's ShaderInfo, or the lowering's maps
         self.varying_components = {v.slot: v.components for v in getattr(io, "varyings", [])} if io else {}

@@ -714,6 +714,17 @@ def _texture_functions() -> list[BuiltinFunction]:
         # textureLod
         if lod_ok and not cube_array_shadow and not (shadow and (dim == "Cube" or (arr and dim == "2D"))):
             add("textureLod", ret, [s, P, T.FLOAT], 130, es_ok)
+        # EXT_texture_shadow_lod: the bias and LOD forms GLSL leaves out for array and cube
+        # shadow samplers (the same tex/txb/txl with a comparator)
+        if shadow and (arr or dim == "Cube") and dim in ("2D", "Cube"):
+            sl = ("GL_EXT_texture_shadow_lod",)
+            extra = [T.FLOAT] if cube_array_shadow else []       # the cube array's separate reference
+            if arr:
+                add("texture", ret, [s, P] + extra + [T.FLOAT], 0, 0, {"fragment"}, exts=sl)
+            add("textureLod", ret, [s, P] + extra + [T.FLOAT], 0, 0, exts=sl)
+            if dim == "2D":
+                add("textureOffset", ret, [s, P, off, T.FLOAT], 0, 0, {"fragment"}, exts=sl)
+                add("textureLodOffset", ret, [s, P, T.FLOAT, off], 0, 0, exts=sl)
         # textureOffset / textureLodOffset / texelFetch(Offset)
         if off is not None:
             add("textureOffset", ret, [s, P, off], 130, es_ok)

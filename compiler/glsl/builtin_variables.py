@@ -247,6 +247,9 @@ _TABLE = """
 130 - @v +GL_APPLE_clip_distance | out float gl_ClipDistance[gl_MaxClipDistances]
 450 - @v +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 110c - @v | out vec4 gl_ClipVertex
+# layered rendering and viewport selection from the vertex stage (driver: one pass per layer / viewport)
+- - @v +GL_AMD_vertex_shader_layer +GL_ARB_shader_viewport_layer_array | out int gl_Layer
+- - @v +GL_AMD_vertex_shader_viewport_index +GL_ARB_shader_viewport_layer_array | out int gl_ViewportIndex
 130 300 @v +GL_EXT_gpu_shader4 | in int gl_VertexID
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseVertexARB
 - - @v +GL_ARB_shader_draw_parameters | in int gl_BaseInstanceARB
@@ -297,6 +300,9 @@ _TABLE = """
 - - @f +GL_EXT_blend_func_extended es<300 | out vec4 gl_SecondaryFragColorEXT
 - - @f +GL_EXT_blend_func_extended es<300 | out vec4 gl_SecondaryFragDataEXT[gl_MaxDualSourceDrawBuffersEXT]
 110 300 @f | out float gl_FragDepth
+# EXT_shader_framebuffer_fetch(_non_coherent), GLSL ES 1.00 (and desktop before 1.30): the draw
+# buffers' colours (compiler/glsl/framebuffer_fetch.py); 1.30+/ES 3.00+ declare `inout' outputs
+- - @f +GL_EXT_shader_framebuffer_fetch +GL_EXT_shader_framebuffer_fetch_non_coherent es<300 | in vec4 gl_LastFragData[gl_MaxDrawBuffers]
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT
 # the fragment's stencil reference (the stencil test's, and REPLACE's value)
 - - @f +GL_ARB_shader_stencil_export | out int gl_FragStencilRefARB
@@ -353,6 +359,8 @@ _TABLE = """
 400 - @e +GL_ARB_tessellation_shader | out float gl_ClipDistance[gl_MaxClipDistances]
 450 - @e +GL_ARB_cull_distance | out float gl_CullDistance[gl_MaxCullDistances]
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_ClipVertex
+- - @e +GL_ARB_shader_viewport_layer_array | out int gl_Layer
+- - @e +GL_ARB_shader_viewport_layer_array | out int gl_ViewportIndex
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_FrontColor
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_BackColor
 400c - @e +GL_ARB_tessellation_shader | out vec4 gl_FrontSecondaryColor

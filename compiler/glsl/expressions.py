@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import constant as C
-from . import subroutines
+from . import framebuffer_fetch, subroutines
 from . import types as T
 from .symbols import FunctionSignature, Variable
 
@@ -86,6 +86,8 @@ class ExpressionAnalyzer:
             return e
         e.symbol = sym
         e.type = sym.type
+        if sym.builtin and e.name == framebuffer_fetch.LAST_FRAG_DATA:
+            framebuffer_fetch.check_last_frag_data_use(self, sym, e.loc)
         sym.used = True
         if sym.scope == "global" and sym.storage == "uniform":
             # which function reads it (None: a global initializer): a uniform read only by

@@ -10,7 +10,7 @@ uniforms, and each layout identifier in the places and versions that allow it.
 from __future__ import annotations
 
 from . import ast as A
-from . import blend_support
+from . import blend_support, framebuffer_fetch
 from . import types as T
 from .builtin_variables import limits
 from .geometry import PRIMITIVE_NAMES as GS_PRIMITIVES
@@ -123,6 +123,8 @@ class QualifierRules:
                 out[key] = True
             elif key in blend_support.BLEND_SUPPORT and blend_support.available(self.version, self.enabled):
                 out[key] = True
+            elif key == "noncoherent" and framebuffer_fetch.noncoherent_layout(self):
+                out[key] = True
             else:
                 self.error(lid.loc, f"unrecognized layout identifier `{name}'")
         return out
@@ -193,6 +195,10 @@ class QualifierRules:
             if stage == "compute":
                 self.error(loc, f"compute shader variables cannot be declared `{storage}'")
             var.storage = storage
+        elif storage == "inout" and global_scope and framebuffer_fetch.inout_output(
+                self, var, {lid.name: True for lid in q.layout}, loc):
+            var.storage = "out"             # EXT_shader_framebuffer_fetch: an output read first
+            var.fetch = True
         elif storage == "inout":
             self.error(loc, f"`inout' qualifier in declaration of `{var.name}' only valid for function "
                        "parameters")
@@ -411,6 +417,10 @@ class QualifierRules:
                     self.error(loc, f"layout qualifier `{key}' can only be applied to interface blocks")
             elif key.startswith("local_size") or key in ("early_fragment_tests", "post_depth_coverage"):
                 self.error(loc, f"layout qualifier `{key}' can only be used in `layout(...) in;'")
+            elif key == "noncoherent":
+                if not (var.fetch or var.name == framebuffer_fetch.LAST_FRAG_DATA):
+                    self.error(loc, "layout(noncoherent) may only be used on `inout' fragment outputs and "
+                               "gl_LastFragData")
             elif key == "stream":
                 if not (storage == "out" and stage == "geometry"):
                     self.error(loc, "the stream layout qualifier may only be used on geometry shader outputs")
@@ -508,7 +518,7 @@ class QualifierRules:
         names = [d.name for m in b.members for d in m.declarators]
         for m in b.members:
             for d in m.declarators:
-                if d.name not in PER_VERTEX:
+                if d.name not in PER_VERTEX and not self._layer_output(d.name):
                     self.error(d.loc, f"`{d.name}' is not a member of the built-in block gl_PerVertex")
         for n in PER_VERTEX:
             old = self.symbols.scopes[0].get(n)
@@ -520,6 +530,13 @@ class QualifierRules:
             if isinstance(old, Variable) and old.storage == "out":
                 del self.symbols.scopes[0][n]
         self.per_vertex_redeclared = True
+
+    def _layer_output(self, name: str) -> bool:
+        """gl_Layer / gl_ViewportIndex: members of the vertex stage's gl_PerVertex where an
+        extension makes them vertex outputs (AMD_vertex_shader_layer/_viewport_index,
+        ARB_shader_viewport_layer_array)."""
+        old = self.symbols.scopes[0].get(name)
+        return name in ("gl_Layer", "gl_ViewportIndex") and isinstance(old, Variable) and old.storage == "out"
 
     def interface_block(self, b: A.InterfaceBlock) -> None:
         q = b.qualifier

@@ -10,6 +10,7 @@ storage-qualifier rules in qualifiers.py.
 from __future__ import annotations
 
 from . import ast as A
+from . import framebuffer_fetch
 from . import types as T
 from .builtin_functions import builtin_functions
 from .builtin_variables import builtin_variables, limits
@@ -491,12 +492,16 @@ class Analyzer(ExpressionAnalyzer, QualifierRules, GeometryRules, TessellationRu
         old = self.symbols.lookup(var.name)
         if not isinstance(old, Variable) or not old.builtin:
             return False
+        if framebuffer_fetch.redeclare_last_frag_data(self, var, old, loc):
+            return True
         same = old.type == var.type or (
             old.type.is_array and var.type.is_array and old.type.element == var.type.element)
         allowed = var.name in ("gl_TexCoord", "gl_ClipDistance", "gl_CullDistance", "gl_FragDepth", "gl_FragCoord",
                                "gl_Color", "gl_SecondaryColor", "gl_FrontColor", "gl_BackColor",
                                "gl_FrontSecondaryColor", "gl_BackSecondaryColor", "gl_Position",
-                               "gl_PointSize")
+                               "gl_PointSize") or (
+            # a member of a redeclared gl_PerVertex where an extension makes them vertex outputs
+            var.block is not None and var.name in ("gl_Layer", "gl_ViewportIndex"))
         if same and allowed and var.storage != old.storage:
             # a redeclaration keeps the built-in's storage (gl_TexCoord stays varying)
             self.error(loc, f"`{var.name}' redeclared with a different storage qualifier")

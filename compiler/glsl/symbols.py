@@ -55,6 +55,7 @@ class Variable:
     assigned: bool = False
     redeclared: bool = False  # a built-in the shader redeclared
     subroutine: str | None = None  # a subroutine uniform: its subroutine type's name
+    fetch: bool = False  # an `inout' fragment output: starts with the framebuffer's colour (framebuffer_fetch.py)
 
     def __repr__(self) -> str:
         return f"Variable({self.storage} {self.type} {self.name})"

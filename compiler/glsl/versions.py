@@ -133,6 +133,10 @@ EXTENSIONS = (
     Extension("GL_ARB_viewport_array", desktop=110),           # gl_ViewportIndex in the geometry stage
     Extension("GL_ARB_fragment_layer_viewport", desktop=150),  # gl_Layer / gl_ViewportIndex in the fragment stage
     Extension("GL_ARB_vertex_attrib_64bit", desktop=150),
+    # gl_Layer / gl_ViewportIndex written by the vertex stage (and the evaluation stage: ARB)
+    Extension("GL_AMD_vertex_shader_layer", desktop=110),
+    Extension("GL_AMD_vertex_shader_viewport_index", desktop=110),
+    Extension("GL_ARB_shader_viewport_layer_array", desktop=110),
     Extension("GL_ARB_enhanced_layouts", desktop=140),
     # core in GLSL 4.20 / 4.30: the #extension line only names what the version has
     Extension("GL_ARB_shading_language_packing", desktop=110),
@@ -160,6 +164,11 @@ EXTENSIONS = (
     Extension("GL_EXT_draw_buffers", es=100),          # gl_FragData[i > 0] in GLSL ES 1.00
     Extension("GL_EXT_blend_func_extended", es=100),   # gl_SecondaryFrag*EXT (1.00), layout(index) (3.00)
     Extension("GL_EXT_shader_integer_mix", desktop=130, es=300),
+    # texture(bias) / textureLod(Offset) of array and cube shadow samplers
+    Extension("GL_EXT_texture_shadow_lod", desktop=130, es=300),
+    # `inout' fragment outputs / gl_LastFragData read the framebuffer (framebuffer_fetch.py)
+    Extension("GL_EXT_shader_framebuffer_fetch", desktop=110, es=100),
+    Extension("GL_EXT_shader_framebuffer_fetch_non_coherent", desktop=110, es=100),
     # ARB_gpu_shader5's integer functions, frexp/ldexp and int->uint conversions
     Extension("GL_MESA_shader_integer_functions", desktop=130, es=300),
     Extension("GL_ARB_shader_clock", desktop=110),     # clock2x32ARB(), clockARB() (the ISA's clock)

@@ -52,7 +52,7 @@ from .blend_advanced import advanced_blend
 from .interface import const_indices
 
 # (the key's records, RenderTarget and Blend, are compiler.keys')
-__all__ = ["LOGIC_OPS", "fragment_outputs"]
+__all__ = ["LOGIC_OPS", "emit_framebuffer_fetch", "fragment_outputs", "framebuffer_colour"]
 
 # glLogicOp: name -> f(s, d, mask) on integers (GL 4.6 table 17.3).
 LOGIC_OPS = {
@@ -287,6 +287,60 @@ def fragment_outputs(io, L) -> None:
     if sample_mask is not None:
         system_output("gl_SampleMask", "int", "SAMPLE_MASK", sample_mask)
     io.outputs = info
+
+
+def framebuffer_colour(b, rts, index: int, base: str, n: int = 4):
+    """Render target ``index``'s current value for the fragment's sample, as a GLSL
+    value of ``n`` components of ``base`` (float/int/uint) (EXT_shader_framebuffer_fetch:
+    an ``inout`` output's or gl_LastFragData's first value): the tile buffer's read
+    (``load_tile``, the read blending makes) in RGBA order, missing channels 0 and alpha 1;
+    0 for a location past the framebuffer's targets."""
+    zero = b.fimm(0.0) if base == "float" else b.iimm(0)
+    if index >= len(rts):
+        chans = [zero] * n
+    else:
+        rt = rts[index]
+        d = _load_tile(b, rt, index, rt.components)
+        if rt.base_type == "float":
+            rgba = _from_memory_order(b, rt, d)
+            chans = [b.channel(rgba, j) for j in range(4)]
+        else:
+            one = b.iimm(1)
+            chans = [b.channel(d, j) if rt.components > 1 else d for j in range(rt.components)]
+            bits = {"i8": 8, "i16": 16}.get(rt.format)
+            if bits and rt.base_type == "int":      # the tile's raw bits are zero-extended
+                chans = [b.ishr(b.ishl(c, b.iimm(32 - bits)), b.iimm(32 - bits)) for c in chans]
+            chans += [zero, zero, zero, one][len(chans):]
+    chans = chans[:n]
+    return chans[0] if n == 1 else b.vec(*chans)
+
+
+def emit_framebuffer_fetch(io, L, b) -> None:
+    """The fragment prologue's reads of the framebuffer (compiler/glsl/framebuffer_fetch.py):
+    each ``inout`` colour output (elements of arrays by location) and each element of
+    gl_LastFragData starts with its render target's colour."""
+    rts = io.k("render_targets", None) or DEFAULT_RENDER_TARGETS
+    if io.last_frag_data or any(getattr(s, "fetch", False) for s, _var in io.out_symbols):
+        io.shader.info["framebuffer_fetch"] = True      # per-sample shading (compiler/backend/isel.py)
+    for s, var in io.last_frag_data:
+        for i in range(s.type.length):
+            b.store_deref(b.deref_array(b.deref_var(var), i), framebuffer_colour(b, rts, i, "float"))
+    if not any(getattr(s, "fetch", False) for s, _var in io.out_symbols):
+        return
+    sources, _ = _colour_sources(io, L)
+    for loc, src in sorted(sources.items()):
+        parts = src[4] if len(src) == 5 else [(0,) + tuple(src)]
+        for first, s, var, elem, t in parts:
+            if not getattr(s, "fetch", False):
+                continue
+            n = t.vector_size
+            value = framebuffer_colour(b, rts, loc, t.base, first + n)
+            if first:
+                value = b.swizzle(value, tuple(range(first, first + n))) if n > 1 else b.channel(value, first)
+            d = b.deref_var(var)
+            if elem is not None:
+                d = b.deref_array(d, elem)
+            b.store_deref(d, value)
 
 
 def _spilled_pixel(b):

@@ -66,6 +66,7 @@ class InterfaceSymbol:
     index_use: tuple | None = None
     block: Any = None
     block_name: str | None = None       # the block of a member of an instance-less block
+    fetch: bool = False                 # an `inout' fragment output (EXT_shader_framebuffer_fetch)
 
     @classmethod
     def of(cls, unit, sym) -> "InterfaceSymbol":
@@ -74,7 +75,8 @@ class InterfaceSymbol:
                    dict(getattr(sym, "layout", None) or {}), getattr(sym, "interpolation", None),
                    getattr(sym, "precision", None), bool(getattr(sym, "sample", False)),
                    bool(getattr(sym, "centroid", False)), bool(getattr(sym, "used", True)), use,
-                   block_name=getattr(getattr(sym, "block", None), "block_name", None))
+                   block_name=getattr(getattr(sym, "block", None), "block_name", None),
+                   fetch=bool(getattr(sym, "fetch", False)))
 
 
 #: arrays whose constant indices decide which interface slots exist

@@ -947,6 +947,11 @@ class IOLowering:
                 self.pro.store_var(var, self.pro.intrinsic("load_primitive_id", bit_size=32))
         self._deferred = []
 
+    @property
+    def last_frag_data(self) -> list:
+        """(symbol, local) of gl_LastFragData when the fragment stage reads it."""
+        return [(s, var) for s, var in self._input_vars if s.builtin and s.name == "gl_LastFragData"]
+
     # ------------------------------------------------------------ inputs
     def _input(self, L, s) -> None:
         var = L.new_local(s.name, s.type)
@@ -989,6 +994,8 @@ class IOLowering:
                                           None)] if n else []))
                 elif name in ("gl_PrimitiveID", "gl_Layer", "gl_ViewportIndex"):
                     out.append((s, var, [(name, None, s.type, "flat", None)]))
+                elif name == "gl_LastFragData":
+                    continue            # the tile buffer's colours (blend.emit_framebuffer_fetch)
                 else:
                     raise LoweringError(f"built-in input {name} is not supported")
             else:
@@ -1013,6 +1020,8 @@ class IOLowering:
         saved_b, L.b = L.b, pro
         try:
             self._emit_fs_inputs(L, pro)
+            from .blend import emit_framebuffer_fetch
+            emit_framebuffer_fetch(self, L, pro)
         finally:
             L.b = saved_b
 
@@ -1276,6 +1285,28 @@ class IOLowering:
             fragment_outputs(self, L)
         self.shader.info["shared_size_B"] = self._shared_end
 
+    def _output_filter(self, L, outs, position):
+        """The position the rasteriser gets: with ``key["output_filter"]`` = (by layer, by
+        viewport), a vertex whose gl_Layer / gl_ViewportIndex (0 when not written) differs
+        from the layer / viewport the pass draws (the uniform ``shimgl_OutputFilter``,
+        x = layer, y = viewport) gets a NaN position, so the clipper drops its primitives:
+        the driver draws a layered framebuffer once per layer (and once per viewport), as
+        the geometry passes' pass-through does (the hardware's tiler would bin by layer)."""
+        by_layer, by_viewport = self.k("output_filter", (False, False)) or (False, False)
+        if not (by_layer or by_viewport):
+            return position
+        b = L.b
+        drawn = b.load_var(self.add_uniform("shimgl_OutputFilter", GT.IVEC2))
+        miss = None
+        for on, name, comp in ((by_layer, "gl_Layer", 0), (by_viewport, "gl_ViewportIndex", 1)):
+            if not on:
+                continue
+            value = b.load_var(outs[name][1]) if name in outs else b.iimm(0)
+            test = b.ine(value, b.channel(drawn, comp))
+            miss = test if miss is None else b.ior(miss, test)
+        nan = b.fimm([float("nan")] * 4)
+        return b.bcsel(b.vec(miss, miss, miss, miss), nan, position)
+
     def _vertex_outputs(self, L) -> None:
         b = L.b
         outs = {s.name: (s, var) for s, var in self.out_symbols}
@@ -1314,6 +1345,13 @@ class IOLowering:
                                           bit_size=32))
                         stores.append((copy, GT.array_of(GT.FLOAT, n), lambda var=var, n=n: [
                             b.load_deref(b.deref_array(b.deref_var(var), i)) for i in range(n)]))
+                elif name in ("gl_Layer", "gl_ViewportIndex"):
+                    # AMD_vertex_shader_layer / _viewport_index: a flat varying of that name, which
+                    # a fragment stage reading gl_Layer / gl_ViewportIndex links to (as the
+                    # geometry passes' pass-through writes it); the key's output_filter below
+                    items.append(dict(name=name, location=None, components=1, locations=1, interp="flat",
+                                      bit_size=32))
+                    stores.append((name, s.type, lambda var=var: b.load_var(var)))
                 elif name in ("gl_Position", "gl_PointSize", "gl_ClipVertex"):
                     pass
                 else:
@@ -1349,7 +1387,8 @@ class IOLowering:
             position = b.load_var(outs["gl_Position"][1])
         else:
             position = b.fimm([0.0, 0.0, 0.0, 1.0])
-        b.store_var(pos_var, position)
+        rasterised = self._output_filter(L, outs, position)
+        b.store_var(pos_var, rasterised)
         for name, t, load in stores:
             v = by_name[name]
             var = IRVariable(name, ir_type(t), "shader_out", {"slot": v.slot, "driver_location": v.index})

@@ -224,7 +224,8 @@ def compile_variant(state, key) -> AgxShader:
                        blend_color=info.uniforms.get("shimgl_BlendColor"),
                        draw_id=info.uniforms.get("shimgl_DrawID"),
                        alpha_ref=info.uniforms.get("shimgl_AlphaRef"),
-                       poly_stipple=info.uniforms.get("shimgl_PolygonStippleRows"))
+                       poly_stipple=info.uniforms.get("shimgl_PolygonStippleRows"),
+                       output_filter=info.uniforms.get("shimgl_OutputFilter"))
     if stage == "vertex":
         _vertex_outputs(shader, c, info)
     elif stage == "fragment":

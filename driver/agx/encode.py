@@ -136,6 +136,8 @@ def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     info = cso.state.info or {}
     fields = dict(attribute_locations=dict(info.get("attributes", {})),
                   clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
+    if ctx.output_filter != (None, None) and cso.prebuilt is None:
+        fields["output_filter"] = tuple(f is not None for f in ctx.output_filter)
     if ctx.rast.clamp_vertex_color:
         fields["clamp_vertex_color"] = True     # glClampColor(CLAMP_VERTEX_COLOR): gl_*Color in [0, 1]
     if capture:
@@ -374,6 +376,9 @@ def _default_block(ctx, sh: AgxShader, stage) -> tuple[bytes, bytes]:
     if u is not None:                     # the polygon stipple's 32 rows (set_polygon_stipple)
         raw = np.array(ctx.poly_stipple, np.uint32).tobytes()
         registers[u.offset_B:u.offset_B + len(raw)] = raw
+    u = sh.info.get("output_filter")
+    if u is not None:                     # the layer and viewport this pass draws (set_output_filter)
+        registers[u.offset_B:u.offset_B + 8] = np.array([f or 0 for f in ctx.output_filter], np.int32).tobytes()
     u = sh.info.get("draw_id")
     if u is not None:                     # gl_DrawIDARB: this draw's index in its multi-draw
         registers[u.offset_B:u.offset_B + 4] = np.int32(getattr(ctx, "draw_id", 0)).tobytes()

@@ -258,6 +258,7 @@ class AgxContext(PipeContext):
         self.blend_color = (0.0, 0.0, 0.0, 0.0)
         self.poly_stipple = (0xFFFFFFFF,) * 32
         self.stencil_ref = (0, 0)
+        self.output_filter = (None, None)       # (layer, viewport) of set_output_filter
         self.sample_mask = 0xFFFF
         self.min_samples = 1
         self.clip = ClipState()
@@ -348,6 +349,11 @@ class AgxContext(PipeContext):
 
     def set_stencil_ref(self, front: int, back: int) -> None:
         self.stencil_ref = (front, back)
+
+    def set_output_filter(self, layer, viewport) -> None:
+        # vertex variants with the key output_filter compare the outputs with the uniform
+        # shimgl_OutputFilter (compiler/lower/io.py, _output_filter)
+        self.output_filter = (layer, viewport)
 
     def set_sample_mask(self, mask: int) -> None:
         self.sample_mask = mask

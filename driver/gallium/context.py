@@ -134,6 +134,12 @@ class PipeContext(abc.ABC):
     @abc.abstractmethod
     def set_stencil_ref(self, front: int, back: int) -> None: ...
     @abc.abstractmethod
+    def set_output_filter(self, layer: int | None, viewport: int | None) -> None:
+        """Draws until the next call rasterise only the primitives whose vertex stage
+        wrote gl_Layer == ``layer`` / gl_ViewportIndex == ``viewport`` (None: no test);
+        the front end draws a layered framebuffer (viewport array) once per layer
+        (viewport) with it, as a tiler binning by the layer output would."""
+    @abc.abstractmethod
     def set_sample_mask(self, mask: int) -> None:
         """Bit i enables sample i of every pixel."""
     @abc.abstractmethod

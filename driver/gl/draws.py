@@ -989,8 +989,72 @@ class DrawMixin:
         if PipeShaderType.GEOMETRY in stages:         # lowered to compute passes
             from driver.gl.geometry import geometry_draw
             return geometry_draw(self, mode, info, draws, indirect, vertex_range, stages)
+        passes = self._layer_passes(stages[PipeShaderType.VERTEX])
+        if passes:
+            return self._draw_layer_passes(passes, info, draws, indirect, vertex_range, stages)
         fb = self.emit_framebuffer()
         self._emit_state(fb, stages.get(PipeShaderType.VERTEX))
+        self._emit_draw_programs(stages)
+        self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
+        self._emit_stream_output()
+        with self.variant_errors():
+            # drawid_offset: the index of this draw within a glMultiDraw* (gl_DrawIDARB)
+            self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
+
+    def _layer_passes(self, vs_prog) -> list:
+        """(layer, viewport) of each pass of a draw whose vertex stage writes gl_Layer
+        (AMD_vertex_shader_layer) with a layered draw framebuffer, or gl_ViewportIndex
+        (AMD_vertex_shader_viewport_index): one per layer x viewport, None for the
+        selector not written; [] for an ordinary draw."""
+        ls = getattr(vs_prog, "linked_state", None)
+        if ls is None:
+            return []
+        written = self._derived(("layer outputs", id(ls)), (ls,), (), lambda: frozenset(
+            v.name for v in getattr(ls.units.get("vertex"), "builtin_variables", ())
+            if v.storage == "out" and v.name in ("gl_Layer", "gl_ViewportIndex")))
+        if not written:
+            return []
+        layers = range(self._framebuffer_layers()) if "gl_Layer" in written else ()
+        viewports = range(self.caps.max_viewports) if "gl_ViewportIndex" in written else ()
+        if not layers and not viewports:
+            return []
+        return [(layer, vp) for layer in (layers or [None]) for vp in (viewports or [None])]
+
+    def _draw_layer_passes(self, passes, info, draws, indirect, vertex_range, stages) -> None:
+        """The draw once per (layer, viewport) of ``passes``, each on the attachments'
+        layer (``_rendering_layer``) and through that viewport's rectangle, depth range
+        and scissor, the vertex stage dropping the primitives of other layers and
+        viewports (the pipe's output filter); as the geometry passes draw their output
+        (driver/gl/geometry.py). Transform feedback captures in the first pass only."""
+        from driver.gl.viewports import state_for_viewport
+        vs = stages[PipeShaderType.VERTEX]
+        try:
+            for k, (layer, vp) in enumerate(passes):
+                with self._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
+                    fb = self.emit_framebuffer()
+                    self._emit_state(fb, vs)
+                    if vp is not None:
+                        s = state_for_viewport(self.state, vp)
+                        self.pipe.set_viewport_states(0, [ps.viewport_state(s)])
+                        self.pipe.set_scissor_states(0, [ps.scissor_state(s, fb.width_px, fb.height_px)])
+                        self.cso.set_rasterizer(ps.rasterizer_state(
+                            s, self.api, fb.samples, self._clip_plane_mask(vs), self.caps.point_size_range,
+                            self.caps.line_width_range, (vertex_clamps(self), fragment_clamps(self))))
+                    self.pipe.set_output_filter(layer, vp)
+                    self._emit_draw_programs(stages)
+                    self._emit_vertices(vs, vertex_range, info.instance_count)
+                    if k == 0:
+                        self._emit_stream_output()
+                    else:
+                        self.pipe.set_stream_output_targets([], [])
+                    with self.variant_errors():
+                        self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
+        finally:
+            self.pipe.set_output_filter(None, None)
+            if any(layer is not None for layer, _vp in passes):
+                self.emit_framebuffer()             # the whole attachments again
+
+    def _emit_draw_programs(self, stages) -> None:
         self._draw_samplers = {}        # the stages of one program share their samplers' derivation
         try:
             for stage in (PipeShaderType.VERTEX, PipeShaderType.FRAGMENT):
@@ -1000,11 +1064,6 @@ class DrawMixin:
                     self.pipe.bind_shader_state(stage, None)
         finally:
             self._draw_samplers = None
-        self._emit_vertices(stages.get(PipeShaderType.VERTEX), vertex_range, info.instance_count)
-        self._emit_stream_output()
-        with self.variant_errors():
-            # drawid_offset: the index of this draw within a glMultiDraw* (gl_DrawIDARB)
-            self.pipe.draw_vbo(info, getattr(self, "_draw_id", 0), indirect, draws)
 
     def _emit_stream_output(self) -> None:
         """The transform feedback targets of an active, unpaused object: kept while

@@ -418,6 +418,23 @@ EXTENSIONS: tuple[Extension, ...] = (
     # (tests/driver/gl/test_shader_clock.py)
     _x("GL_ARB_shader_clock", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_INTEL_shader_atomic_float_minmax", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
+    # gl_Layer / gl_ViewportIndex written by the vertex stage: the draw runs once per layer of
+    # the layered framebuffer / per viewport, the vertex variant dropping the primitives of the
+    # others (the pipe's output filter; tests/driver/gl/test_vertex_layer.py)
+    _x("GL_AMD_vertex_shader_layer", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    _x("GL_AMD_vertex_shader_viewport_index", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
+    # both from the vertex and the tessellation evaluation stage (the evaluation passes'
+    # records carry them to the per-layer / per-viewport rasterisation draws, as a geometry
+    # stage's do)
+    _x("GL_ARB_shader_viewport_layer_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
+    # texture(bias) / textureLod(Offset) of array and cube shadow samplers: the texture
+    # unit's tex/txb/txl with a comparator (tests/driver/gl/test_texture_shadow_lod.py)
+    _x("GL_EXT_texture_shadow_lod", _ANY, _GL32, _N, _ES3, DONE, glsl=True),
+    # `inout' fragment outputs and gl_LastFragData read the tile buffer (ld_tile) in the
+    # fragment prologue, per sample; fragments of a pixel are shaded in order, so the
+    # non-coherent barrier is a no-op (tests/driver/gl/test_framebuffer_fetch.py)
+    _x("GL_EXT_shader_framebuffer_fetch", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
+    _x("GL_EXT_shader_framebuffer_fetch_non_coherent", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

@@ -246,6 +246,8 @@ EXTENSION_ENUMS = (
     "GL_SHADER_INCLUDE_ARB",
     "GL_NAMED_STRING_LENGTH_ARB",
     "GL_NAMED_STRING_TYPE_ARB",
+    # EXT_shader_framebuffer_fetch (driver/gl/features/framebuffer_fetch.py)
+    "GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT",
 )
 
 

@@ -32,6 +32,9 @@ stage writing gl_Layer, the rasterisation draw runs once per layer on the attach
 layer (``_rendering_layer``), its pass-through program dropping (NaN position) the
 vertices of other layers; the hardware's tiler would bin by layer instead. A primitive
 whose vertices disagree on gl_Layer is dropped (GL_LAYER_PROVOKING_VERTEX undefined).
+``raster_passes`` runs these draws for the tessellation evaluation stage's output too
+(ARB_shader_viewport_layer_array); a vertex stage writing gl_Layer without later stages is
+drawn layer by layer by ``driver/gl/draws.py`` (the pipe's output filter).
 
 Primitive restart: the indices are read on the CPU and each run's primitives listed
 (``_restart_as_list``), so the kernel sees a list topology and gl_PrimitiveIDIn keeps
@@ -880,6 +883,19 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
     # rasterisation discarded, so each primitive is recorded once)
     # (the same per viewport with gl_ViewportIndex: that viewport's rectangle, depth range
     # and scissor)
+    raster_passes(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, capture)
+    for st in capture_streams:
+        stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record, slots * per_slot, st)
+
+
+def raster_passes(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, capture: bool,
+                  indirect=None) -> None:
+    """The rasterisation draw of the last stage's output records (``_raster_pass``): with
+    a layered framebuffer and gl_Layer among the outputs, one draw per layer, each on the
+    attachments' layer and dropping the primitives of other layers; the same per viewport
+    with gl_ViewportIndex (that viewport's rectangle, depth range and scissor); transform
+    feedback then captures in a draw of its own, rasterisation discarded, so each primitive
+    is recorded once."""
     written = {o.name for o in iface.outputs}
     layers = range(ctx._framebuffer_layers()) if "gl_Layer" in written else ()
     viewports = range(ctx.caps.max_viewports) if "gl_ViewportIndex" in written else ()
@@ -890,12 +906,10 @@ def geometry_passes(ctx, prog, stages, key, vs_out, prims: int, records: int, in
         passes = ([(None, None, True, True)] if capture else []) + [(layer, vp, False, False) for layer, vp in targets]
     for layer, vp, cap, discard in passes:
         with ctx._rendering_layer(layer) if layer is not None else contextlib.nullcontext():
-            _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, slots * per_slot, layer, vp,
-                         cap, discard)
+            _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, index_count, layer, vp,
+                         cap, discard, indirect)
     if layers:
         ctx.emit_framebuffer()             # the whole attachments again
-    for st in capture_streams:
-        stream_capture(ctx, prog, stages, iface, gs_out, stream_indices[st], null_record, slots * per_slot, st)
 
 
 def _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record: int, index_count: int, layer,

@@ -291,6 +291,9 @@ class GetMixin:
         if parallel_compile(api):
             from driver.gl.features.gles_ext import GL_MAX_SHADER_COMPILER_THREADS_KHR, compiler_threads
             t[GL_MAX_SHADER_COMPILER_THREADS_KHR] = compiler_threads
+        from driver.gl.features import framebuffer_fetch
+        if framebuffer_fetch.available(api):
+            t[E.GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT] = framebuffer_fetch.discards_samples
         if api.gl_or_es((3, 2), (3, 1)):
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: c.state.multisample.sample_mask_value
         if api.es_(3, 2):                         # GLES 3.2 table 21.40

@@ -1013,10 +1013,12 @@ def _tessellated_run(ctx, link, stages, tes_prog, tes_handle, patches_buf, patch
         return
     # 7. the rasterisation draw (the geometry passes' own: transform feedback captures it),
     # its index count from the launch record
-    from driver.gl.geometry import _raster_pass
+    # (per layer / viewport where the evaluation stage writes gl_Layer / gl_ViewportIndex:
+    # ARB_shader_viewport_layer_array)
+    from driver.gl.geometry import raster_passes
     capture = ctx.xfb.active and not ctx.xfb.paused
-    _raster_pass(ctx, tes_prog, stages, iface, tes_out, indices, bound_v, bound[1], None, None,
-                 capture, False, indirect=IndirectInfo(launch, LAUNCH_DRAW_B))
+    raster_passes(ctx, tes_prog, stages, iface, tes_out, indices, bound_v, bound[1], capture,
+                  indirect=IndirectInfo(launch, LAUNCH_DRAW_B))
 
 
 def _max_level() -> float:
