@@ -871,6 +871,9 @@ class Selector:
         """ARB_shader_clock: the low word (latching the high one), then the high word."""
         return [self.op("clock", 32, hi=0), self.op("clock", 32, hi=1)]
 
+    def in_simd(self, i):
+        return [self.op("simd", 32, a=self.vals[i.srcs[0]][0], b=self.vals[i.srcs[1]][0], mode=i.indices["mode"])]
+
     def in_vote(self, i):
         return [self.op("vote", 16, a=self.vals[i.srcs[0]][0], mode=i.indices["mode"])]
 

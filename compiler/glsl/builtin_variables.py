@@ -311,6 +311,14 @@ _TABLE = """
 110c - @f | in vec4 gl_SecondaryColor
 110c - @f | in vec4 gl_TexCoord[gl_MaxTextureCoords]
 110c - @f | in float gl_FogFragCoord
+# ARB_shader_ballot, every stage (the masks are uint64_t: ARB_gpu_shader_int64 enabled too)
+- - +GL_ARB_shader_ballot | uniform uint gl_SubGroupSizeARB
+- - +GL_ARB_shader_ballot | in uint gl_SubGroupInvocationARB
+- - +GL_ARB_shader_ballot &GL_ARB_gpu_shader_int64 | in uint64_t gl_SubGroupEqMaskARB
+- - +GL_ARB_shader_ballot &GL_ARB_gpu_shader_int64 | in uint64_t gl_SubGroupGeMaskARB
+- - +GL_ARB_shader_ballot &GL_ARB_gpu_shader_int64 | in uint64_t gl_SubGroupGtMaskARB
+- - +GL_ARB_shader_ballot &GL_ARB_gpu_shader_int64 | in uint64_t gl_SubGroupLeMaskARB
+- - +GL_ARB_shader_ballot &GL_ARB_gpu_shader_int64 | in uint64_t gl_SubGroupLtMaskARB
 # compute
 430 310 @c +GL_ARB_compute_shader | in uvec3 gl_NumWorkGroups
 430 310 @c +GL_ARB_compute_shader | const uvec3 gl_WorkGroupSize

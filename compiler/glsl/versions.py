@@ -129,6 +129,7 @@ EXTENSIONS = (
     Extension("GL_ARB_cull_distance", desktop=130),
     Extension("GL_ARB_shader_texture_image_samples", desktop=110),
     Extension("GL_ARB_shader_group_vote", desktop=110),
+    Extension("GL_ARB_shader_ballot", desktop=110),       # ballotARB, readInvocationARB, gl_SubGroup*ARB
     Extension("GL_ARB_shader_subroutine", desktop=150),
     Extension("GL_ARB_viewport_array", desktop=110),           # gl_ViewportIndex in the geometry stage
     Extension("GL_ARB_fragment_layer_viewport", desktop=150),  # gl_Layer / gl_ViewportIndex in the fragment stage

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from uapi.isa.semantics import FLOAT_ATOMIC_OPS, atomic_combine, simd_group_starts, vote
+from uapi.isa.semantics import FLOAT_ATOMIC_OPS, atomic_combine, simd, simd_group_starts, vote
 
 from .core import (
     Alu, Block, Call, Def, Deref, Function, If, Intrinsic, Jump, LoadConst, Loop, Phi,
@@ -280,6 +280,9 @@ class Interpreter:
                     lanes = np.nonzero(self.active)[0]
                     rows = np.clip(base[lanes] + c, 0, store.shape[0] - 1)
                     store[rows, lanes] = srcs[1][c, lanes].astype(np.uint64)
+        elif name == "simd":   # cross-lane reads within each SIMD group (the ISA's simd)
+            starts = simd_group_starts(self.lanes)
+            self._set(d, simd(ix["mode"], srcs[0][0], srcs[1][0], self.active, starts)[None].astype(raw_dtype(32)))
         elif name == "vote":   # over the active lanes of each SIMD group (the ISA's vote)
             starts = simd_group_starts(self.lanes)
             self._set(d, vote(ix["mode"], srcs[0][0], self.active, starts)[None].astype(raw_dtype(1)))

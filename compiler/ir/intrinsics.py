@@ -112,6 +112,10 @@ _intr("load_vbo", (1,), True, 0, ("buffer", "format"), eliminate=True, reorder=T
 # ``mode`` any/all/eq of a boolean. Its result depends on which invocations are active, so it
 # never moves across control flow (not reorderable), but an unused one may go.
 _intr("vote", (1,), True, 1, ("mode",), eliminate=True, dest_bits=1)
+# Cross-invocation reads within the SIMD group (ARB_shader_ballot; the ISA's simd): ``mode``
+# ballot (mask of the active invocations whose a != 0), shuffle (a of invocation b), first
+# (a of the first active invocation), lane (the invocation's index); 32-bit a and b.
+_intr("simd", (1, 1), True, 1, ("mode",), eliminate=True, dest_bits=32)
 
 # The GPU's cycle counter (ARB_shader_clock), low and high words: never moved or merged,
 # so two reads in a row see it advance; an unused one may go.

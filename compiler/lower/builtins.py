@@ -77,6 +77,24 @@ class Builtins:
     f_anyInvocationARB, f_allInvocationsARB, f_allInvocationsEqualARB = (
         f_anyInvocation, f_allInvocations, f_allInvocationsEqual)
 
+    # ------------------------------------------------------------ ARB_shader_ballot (the ISA's simd)
+    def f_ballotARB(self, e, x):
+        b = self.b
+        mask = b.intrinsic("simd", b.bcsel(x, b.iimm(1), b.iimm(0)), b.iimm(0), mode="ballot")
+        return b.pack_64_2x32_split(mask, b.iimm(0))      # a group is 32 invocations: high word 0
+
+    def _per_channel_simd(self, x, lane, mode):
+        b = self.b
+        chans = [b.channel(x, c) for c in range(x.num_components)] if x.num_components > 1 else [x]
+        out = [b.intrinsic("simd", c, lane, mode=mode) for c in chans]
+        return out[0] if len(out) == 1 else b.vec(*out)
+
+    def f_readInvocationARB(self, e, x, lane):
+        return self._per_channel_simd(x, lane, "shuffle")
+
+    def f_readFirstInvocationARB(self, e, x):
+        return self._per_channel_simd(x, self.b.iimm(0), "first")
+
     # ------------------------------------------------------------ small helpers
     def f(self, value, like: Def | None = None):
         bits = like.bit_size if like is not None else 32

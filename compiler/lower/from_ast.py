@@ -1151,7 +1151,9 @@ def _is_place(e) -> bool:
 
 
 _IMPURE_BUILTINS = ("atomic", "image", "barrier", "memoryBarrier", "groupMemoryBarrier", "EmitVertex",
-                    "uaddCarry", "usubBorrow", "umulExtended", "imulExtended", "modf", "frexp")
+                    "uaddCarry", "usubBorrow", "umulExtended", "imulExtended", "modf", "frexp",
+                    # cross-invocation: the result depends on which invocations run it
+                    "anyInvocation", "allInvocations", "ballotARB", "readInvocationARB", "readFirstInvocationARB")
 
 
 def _pure(e) -> bool:

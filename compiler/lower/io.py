@@ -83,7 +83,26 @@ SYSVALS = {
     "gl_LocalInvocationIndex": "load_local_invocation_index",
 }
 #: built-in uniforms whose value the variant key gives (gl_NumSamples: ``key["samples"]``)
-_KEY_BUILTINS = ("gl_NumSamples",)
+_KEY_BUILTINS = ("gl_NumSamples", "gl_SubGroupSizeARB")
+
+
+def _subgroup_value(b, name: str):
+    """ARB_shader_ballot's built-ins: the SIMD group's 32 lanes (uapi.isa.semantics.
+    SIMD_GROUP_LANES), the lane's index in it (the ISA's simd.lane) and the uint64 masks
+    of the lanes equal to / at or above / above / at or below / below it (the high words 0)."""
+    from uapi.isa.semantics import SIMD_GROUP_LANES
+    if name == "gl_SubGroupSizeARB":
+        return b.imm(SIMD_GROUP_LANES, "uint")
+    lane = b.intrinsic("simd", b.iimm(0), b.iimm(0), mode="lane")
+    if name == "gl_SubGroupInvocationARB":
+        return lane
+    ones = b.imm(0xFFFFFFFF, "uint")
+    low = {"gl_SubGroupEqMaskARB": lambda: b.ishl(b.iimm(1), lane),
+           "gl_SubGroupGeMaskARB": lambda: b.ishl(ones, lane),
+           "gl_SubGroupGtMaskARB": lambda: b.ishl(b.imm(0xFFFFFFFE, "uint"), lane),
+           "gl_SubGroupLeMaskARB": lambda: b.inot(b.ishl(b.imm(0xFFFFFFFE, "uint"), lane)),
+           "gl_SubGroupLtMaskARB": lambda: b.inot(b.ishl(ones, lane))}[name]()
+    return b.pack_64_2x32_split(low, b.iimm(0))
 LEGACY_ATTRIBUTES = ("gl_Vertex", "gl_Normal", "gl_Color", "gl_SecondaryColor", "gl_FogCoord") + tuple(
     f"gl_MultiTexCoord{i}" for i in range(8))
 _COMPAT_FS_INPUTS = {"gl_Color": "gl_FrontColor", "gl_SecondaryColor": "gl_FrontSecondaryColor",
@@ -811,6 +830,11 @@ class IOLowering:
             return
         name = s.name
         if s.type.is_opaque or (s.type.is_array and s.type.innermost_element.is_opaque):
+            return
+        if s.builtin and name.startswith("gl_SubGroup"):
+            var = L.new_local(name, s.type)
+            self.pro.store_var(var, _subgroup_value(self.pro, name))
+            L.bind(s, var)
             return
         if s.builtin and name == "gl_NumSamples":
             # the framebuffer's samples (1 when single-sampled): the variant key's, stored by finish

@@ -383,6 +383,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_shader_atomic_counter_ops", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_draw_parameters", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_group_vote", _ANY, _GL32, _N, _N, DONE, glsl=True),    # test_group_vote.py
+    # ballotARB / readInvocationARB / readFirstInvocationARB / gl_SubGroup*ARB: the ISA's simd
+    # over a SIMD group of 32 lanes; where uint64_t is (ARB_gpu_shader_int64) (test_shader_ballot.py)
+    _x("GL_ARB_shader_ballot", (4, 0), (4, 0), _N, _N, DONE, glsl=True),
     _x("GL_ARB_shader_texture_image_samples", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_spirv_extensions", (3, 3), (3, 3), _N, _N, DONE),     # test_gl_spirv_extensions.py
     _x("GL_ARB_texture_barrier", _ANY, _GL32, _N, _N, DONE),

@@ -267,6 +267,41 @@ def vote(mode: str, a, active, starts) -> np.ndarray:
     return np.repeat(result.astype(np.uint32), lengths)
 
 
+SIMD_MODES = ("ballot", "shuffle", "first", "lane")
+
+
+def simd(mode: str, a, b, active, starts) -> np.ndarray:
+    """Cross-lane reads within each SIMD group (``starts`` as for ``vote``), uint32 per
+    lane: ``ballot``: the mask of the group's *active* lanes whose ``a`` != 0 (bit i =
+    the group's lane i), in every lane; ``shuffle``: ``a`` of the group's lane
+    ``b & 31`` (active or not; 0 past a partial group's end); ``first``: ``a`` of the
+    group's first active lane (0 in a group without one); ``lane``: the lane's index in
+    its group (``a``, ``b`` unused)."""
+    a = np.asarray(a).astype(np.uint32)
+    n = a.size
+    active = np.broadcast_to(np.asarray(active, bool), (n,))
+    starts = np.asarray(starts, np.int64)
+    lengths = np.diff(np.append(starts, n))
+    group_start = np.repeat(starts, lengths)
+    lane = (np.arange(n, dtype=np.int64) - group_start)
+    if mode == "lane":
+        return lane.astype(np.uint32)
+    if mode == "ballot":
+        bits = np.where(active & (a != 0), np.left_shift(np.uint64(1), lane.astype(np.uint64)), np.uint64(0))
+        mask = np.bitwise_or.reduceat(bits, starts) if n else np.zeros(0, np.uint64)
+        return np.repeat(mask.astype(np.uint32), lengths)
+    group_end = np.repeat(starts + lengths, lengths)
+    if mode == "shuffle":
+        src = group_start + (np.broadcast_to(np.asarray(b), (n,)).astype(np.int64) & (SIMD_GROUP_LANES - 1))
+        inside = src < group_end
+        return np.where(inside, a[np.minimum(src, max(n - 1, 0))], np.uint32(0)).astype(np.uint32)
+    # first: the lowest active lane of each group
+    idx = np.where(active, np.arange(n, dtype=np.int64), n)
+    first = np.minimum.reduceat(idx, starts) if n else np.zeros(0, np.int64)
+    src = np.repeat(first, lengths)
+    return np.where(src < n, a[np.minimum(src, max(n - 1, 0))], np.uint32(0)).astype(np.uint32)
+
+
 # ---------------------------------------------------------------------------
 # Integer ALU (unsigned arrays of the op size, signed views where the op is signed)
 

@@ -220,6 +220,16 @@ _op("vote", 0x35, (Field("mode", 31, Enum(2, S.VOTE_MODES), "suffix"), Field("ds
     doc="dst = 1 or 0 in every lane of the SIMD group: any (some active lane has a != 0), all (every "
         "active lane has a != 0), eq (the active lanes agree on a != 0); a is read at dst's size")
 
+# Cross-lane reads within the lane's SIMD group (ARB_shader_ballot): ``ballot`` (the mask of
+# the active lanes with a != 0), ``shuffle`` (a of the group's lane b), ``first`` (a of the
+# first active lane), ``lane`` (the lane's index in its group). Like vote, it reads other
+# lanes and the execution mask, so it never moves across control flow.
+_op("simd", 0x36, (Field("mode", 44, Enum(2, S.SIMD_MODES), "suffix"), Field("dst", 8, Dst()),
+                   Field("a", 18, Src()), Field("b", 31, Src())), "simd", impl=S.simd, types=("u", "u", "u"),
+    sizes=(32,), can_reorder=False, native="simd",
+    doc="dst = ballot: mask of the group's active lanes with a != 0; shuffle: a of the group's lane "
+        "b & 31; first: a of the group's first active lane; lane: the lane's index in its group")
+
 # ---------------------------------------------------------------------------
 # Varyings
 

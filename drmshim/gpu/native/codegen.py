@@ -48,7 +48,7 @@ GROUP_CHUNK_LANES = 256
 LANE_LOCAL_UNITS = ("falu", "ialu", "cmpsel", "convert", "mov", "mov_imm")
 #: Native units that touch memory shared between lanes, or other lanes' registers (a
 #: vote): one lane loop of their own, over the whole batch on one thread.
-SHARED_UNITS = ("ld_tile", "st_tile", "vote")
+SHARED_UNITS = ("ld_tile", "st_tile", "vote", "simd")
 #: Native units that read per-lane pipeline arrays or their quad's lanes (their own
 #: loop; whole quads in parallel).
 CONTEXT_UNITS = ("iter", "quad")
@@ -737,6 +737,46 @@ def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     return text, ("simd_groups",)
 
 
+def _simd_function(name: str, ins: Instruction) -> tuple[str, tuple]:
+    """Cross-lane reads within each SIMD group (``semantics.simd``), groups as for
+    ``vote``: every lane's sources are read into the group's arrays before any result
+    is written (a destination may be a source). One thread over the batch (a shared unit)."""
+    dst = ins["dst"]
+    regs = _Regs()
+    a, b = _raw(ins["a"], 32, regs), _raw(ins["b"], 32, regs)
+    read = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in sorted(regs.read))
+    result = {"ballot": "mask", "shuffle": "(g + (long)(bv[i - g] & 31u) < gend ? av[bv[i - g] & 31u] : 0u)",
+              "first": "(first >= 0 ? av[first] : 0u)", "lane": "(uint32_t)(i - g)"}[ins["mode"]]
+    out_regs = _Regs()
+    stmts = _write_raw(dst, "(uint64_t)res_", out_regs)
+    wrows = sorted(out_regs.read | out_regs.written)
+    load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
+    store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
+    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
+                      "    uint32_t *restrict R = A->r; const long S = A->S;",
+                      "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
+                      "    const long G = A->group_span;",
+                      "    for (long t = lo; t < hi; t += G) {",
+                      "        const long tend = t + G < hi ? t + G : hi;",
+                      f"        for (long g = t; g < tend; g += {SIMD_GROUP_LANES}) {{",
+                      f"            const long gend = g + {SIMD_GROUP_LANES} < tend ? g + {SIMD_GROUP_LANES} : tend;",
+                      f"            uint32_t av[{SIMD_GROUP_LANES}], bv[{SIMD_GROUP_LANES}], mask = 0u; long first = -1;",
+                      "            for (long i = g; i < gend; i++) {",
+                      f"                {{ {read} av[i - g] = (uint32_t)({a}); bv[i - g] = (uint32_t)({b}); }}",
+                      "                if (!EX || EX[i]) {",
+                      "                    if (first < 0) first = i - g;",
+                      "                    if (av[i - g]) mask |= 1u << (i - g);",
+                      "                }",
+                      "            }",
+                      "            (void)mask; (void)first; (void)av; (void)bv;",
+                      "            for (long i = g; i < gend; i++) {",
+                      f"                if (!EX || EX[i]) {{ const uint32_t res_ = {result}; {load} {' '.join(stmts)} {store} }}",
+                      "            }",
+                      "        }",
+                      "    }", "}"])
+    return text, ("simd_groups",)
+
+
 def _ufunc_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     """``log2``/``exp2``/``sin``/``cos`` through numpy's own binary32 loop (``ufuncs``:
     the interpreter's implementation, called from C on a buffer): per piece of
@@ -806,7 +846,7 @@ def _group_function(name: str, members: list) -> str:
 
 
 _OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
-             "quad": _quad_function, "vote": _vote_function}
+             "quad": _quad_function, "vote": _vote_function, "simd": _simd_function}
 
 
 # ---------------------------------------------------------------------------
@@ -930,7 +970,7 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
     if not items or not all(isinstance(it, Seg) for it in items):
         return
     units = [prog.instructions[it.first][1].op.unit for it in items]
-    if any(u in ("quad", "vote") for u in units) or not any(u in ("ld_tile", "st_tile") for u in units):
+    if any(u in ("quad", "vote", "simd") for u in units) or not any(u in ("ld_tile", "st_tile") for u in units):
         return
     words = []
     for it, unit in zip(items, units):

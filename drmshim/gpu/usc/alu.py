@@ -212,6 +212,25 @@ def compile_vote(ins: Instruction):
     return step
 
 
-COMPILERS = {"falu": compile_falu, "vote": compile_vote, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
+def compile_simd(ins: Instruction):
+    """Cross-lane reads within the SIMD groups of the batch (``semantics.simd``), the
+    groups as for ``vote``."""
+    dst: Reg = ins["dst"]
+    _check_size(ins, dst.size)
+    a, b_, write, mode, impl = (raw_reader(ins["a"], 32), raw_reader(ins["b"], 32), raw_writer(dst), ins["mode"],
+                                ins.op.impl)
+
+    def step(b):
+        key = ("simd_groups", b.n)
+        starts = b.memo.get(key)
+        if starts is None:
+            starts = b.memo[key] = simd_group_starts(b.n, b.ctx.threadgroup_lanes)
+        av = np.broadcast_to(a(b), (b.n,))
+        bv = np.broadcast_to(b_(b), (b.n,))
+        write(b, impl(mode, av, bv, b.exec, starts).astype(np.uint32))
+    return step
+
+
+COMPILERS = {"falu": compile_falu, "vote": compile_vote, "simd": compile_simd, "quad": compile_quad, "ialu": compile_ialu, "cmpsel": compile_cmpsel,
              "convert": compile_convert, "mov": compile_mov, "mov_imm": compile_mov_imm, "get_sr": compile_get_sr,
              "clock": compile_clock}

@@ -12,7 +12,7 @@ from uapi.isa import OPS
 from uapi.isa.native import C_PRELUDE, c_functions
 
 # forms the code generator writes itself
-GENERATOR_FORMS = {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy", "vote"}
+GENERATOR_FORMS = {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy", "vote", "simd"}
 
 
 def test_every_native_name_exists():
