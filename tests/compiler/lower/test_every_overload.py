@@ -45,6 +45,9 @@ def shader_for(f) -> tuple[str, str]:
         es_from = _COMPILER_EXTENSIONS[a.extensions[0]].es
         head = "#version 430\n" if not es_from else "#version 100\n" if es_from == 100 else \
             f"#version {es_from} es\n"
+    if head.startswith("#version 300 es") and any(t.is_sampler and t.name == "samplerCubeArrayShadow"
+                                                  for _d, t in f.params):
+        head = "#version 320 es\n"        # (EXT_texture_shadow_lod: cube-map arrays are GLSL ES 3.20's)
     for ext in (a.extensions[:1] if not (a.desktop or a.es) else ()) + a.requires:
         head += f"#extension {ext} : enable\n"
     if head.startswith("#version 100"):
@@ -60,7 +63,9 @@ def shader_for(f) -> tuple[str, str]:
     es = "es" in head or "100" in head
     if es and "#version 100" not in head:
         decls.append("precision highp sampler2DArray; precision highp sampler3D; precision highp samplerCube;"
-                     " precision highp sampler2DShadow;"
+                     " precision highp sampler2DShadow; precision highp sampler2DArrayShadow;"
+                     " precision highp samplerCubeShadow;"
+                     + (" precision highp samplerCubeArrayShadow;" if head.startswith("#version 320") else "")
                      + ("" if head.startswith("#version 300") else " precision highp image2D;"))  # images: 3.10
     for i, (direction, t) in enumerate(f.params):
         if t.is_sampler:
