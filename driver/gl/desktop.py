@@ -483,18 +483,26 @@ class DesktopMixin:
                       "not a renderbuffer name")
                 check(rb is not None and rb.resource is not None, E.GL_INVALID_OPERATION,
                       "renderbuffer without storage")
-                return rb.resource
+                return rb.resource, 0, 0
             tex = self.textures.get(name)
             check(tex is not None or self.textures.is_generated(name), E.GL_INVALID_VALUE, "not a texture name")
             check(tex is not None, E.GL_INVALID_OPERATION, "texture without an image")
             check(tex.target == target, E.GL_INVALID_ENUM, "target does not match the texture")
             res = texture_resource(self, tex)
             check(res is not None, E.GL_INVALID_OPERATION, "image undefined")
-            return res
-        src, dst = image(srcName, srcTarget), image(dstName, dstTarget)
+            # a texture view (GL 4.6 section 8.18): its levels and layers start at its
+            # minimum level and layer of the storage it shares
+            from driver.gl.features.gles_ext import view_offsets
+            level0, layer0, _ = view_offsets(tex)
+            return res, level0, layer0
+        (src, src_level0, src_layer0), (dst, dst_level0, dst_layer0) = \
+            image(srcName, srcTarget), image(dstName, dstTarget)
         import layout
         src_fmt, dst_fmt = layout.get_format(src.format.name), layout.get_format(dst.format.name)
         check(min(w, h, d, srcX, srcY, srcZ, dstX, dstY, dstZ) >= 0, E.GL_INVALID_VALUE)
+        check(min(srcLevel, dstLevel) >= 0, E.GL_INVALID_VALUE, "negative level")
+        srcLevel, srcZ = srcLevel + src_level0, srcZ + src_layer0
+        dstLevel, dstZ = dstLevel + dst_level0, dstZ + dst_layer0
         # the region in the destination's texels: a compressed block is one texel of an
         # uncompressed image (GL 4.6 section 18.3.3)
         dst_w = w // src_fmt.block_width_px * dst_fmt.block_width_px
