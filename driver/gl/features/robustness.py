@@ -133,6 +133,8 @@ def glGetnPolygonStipple(ctx, bufSize):
     """glGetPolygonStipple (32x32 bits), at most bufSize bytes."""
     _robust(ctx)
     pattern = call(ctx, "glGetPolygonStipple")
+    if pattern is None:         # written into the bound pixel pack buffer
+        return None
     _fits(len(pattern), bufSize)
     return pattern
 

@@ -113,6 +113,10 @@ def test_polygon_stipple_through_both_buffers(ffi):
         _cmd("glGetPolygonStipple")(g, ffi.cast("void *", 8))
         assert g.glGetError() == E.GL_NO_ERROR
         assert bytes(g.glGetBufferSubData(E.GL_PIXEL_PACK_BUFFER, 8, 128)) == pattern
+        # the robust form (ARB_robustness) writes into the pack buffer too, at offset 0
+        g.glGetnPolygonStipple(128)
+        assert g.glGetError() == E.GL_NO_ERROR
+        assert bytes(g.glGetBufferSubData(E.GL_PIXEL_PACK_BUFFER, 0, 128)) == pattern
 
 
 def test_bitmap_from_the_unpack_buffer(ffi):
