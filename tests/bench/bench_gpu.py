@@ -84,21 +84,26 @@ def overdraw(m=100, seed=1240):
 
 
 def _overdraw_rows() -> list[tuple[str, float, str]]:
-    """The overdraw pattern at 512x512 with the pass's layers in one lane-ordered run
-    and layer by layer, interleaved (CPU ms, best of 2 each; the first run compiles)."""
+    """The overdraw pattern at 512x512 rasterised and shaded bin by bin in C
+    (``fragment._bin_pass``), with the pass's layers in one lane-ordered run, and
+    layer by layer, interleaved (CPU ms, best of 2 each; the first run compiles)."""
     from drmshim.gpu.pipeline import fragment
     ordered = fragment._PassContext._ordered_pass
-    best = {True: float("inf"), False: float("inf")}
+    modes = ("bins", "ordered", "layers")
+    best = dict.fromkeys(modes, float("inf"))
     _best_ms(overdraw, repeat=1)
     try:
         for _ in range(2):
-            for mode in (True, False):
-                fragment._PassContext._ordered_pass = ordered if mode else (lambda self, layers: None)
+            for mode in modes:
+                fragment.BIN_PASSES = mode == "bins"
+                fragment._PassContext._ordered_pass = ordered if mode != "layers" else (lambda self, layers: None)
                 best[mode] = min(best[mode], _best_ms(overdraw, repeat=1)[0])
     finally:
+        fragment.BIN_PASSES = True
         fragment._PassContext._ordered_pass = ordered
-    return [("gpu: glbench overdraw pattern 512^2, layers in one ordered run", best[True], "blended, no depth"),
-            ("gpu: glbench overdraw pattern 512^2, layer by layer", best[False], "the same pass, one run per layer")]
+    return [("gpu: glbench overdraw pattern 512^2, bin by bin", best["bins"], "blended, no depth"),
+            ("gpu: glbench overdraw pattern 512^2, layers in one ordered run", best["ordered"], "the same pass"),
+            ("gpu: glbench overdraw pattern 512^2, layer by layer", best["layers"], "the same pass, one run per layer")]
 
 
 def run() -> list[tuple[str, float, str]]:

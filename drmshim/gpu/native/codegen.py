@@ -34,7 +34,7 @@ __all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate"
            "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 23
+GENERATOR_VERSION = 24
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -429,19 +429,21 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
         return out + ["    " + x for x in loop(lines_body, stores_all, False)] + ["}"]
 
     written = sorted(regs.written)
-    # ALU runs only: iter's loops (several variants) would double their compile time
+    # ALU runs, and the per-run bodies of a special with runs (iter from each primitive's
+    # planes, the PDM's form); not iter's other variants (each costs compile time)
     fast_ok = special is None and 0 < len(written) <= FAST_MAX_ROWS
+    fast_runs = 0 < len(written) <= FAST_MAX_ROWS
 
-    def both(lines_body):
+    def both(lines_body, fast=fast_ok, direct_only=False):
         fast_body = _fast_body(lines_body)
-        if not fast_ok or fast_body == lines_body:
+        if not fast or fast_body == lines_body or (direct_only and regs.read & regs.written):
             return exact(lines_body)
         # NaN-free first (see _FAST): results into T_, kept only when no result was NaN
         ch = GROUP_CHUNK_LANES
         keep = [f"T_[{j}][i - c_] = r{k};" for j, k in enumerate(written)]
         put_masked = [f"R[{k} * S + i] = EX[i] ? T_[{j}][i - c_] : R[{k} * S + i];" for j, k in enumerate(written)]
         put_all = [f"R[{k} * S + i] = T_[{j}][i - c_];" for j, k in enumerate(written)]
-        return [f"for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
+        through_buffer = [f"for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
                 f"    const long e_ = hi - c_ > {ch} ? c_ + {ch} : hi;",
                 "    int bad_ = 0;",
                 '    _Pragma("GCC ivdep")',
@@ -461,20 +463,45 @@ def _lane_loop(name: str, body, regs: _Regs, pre: list[str] = (), special: tuple
                 *["        " + x for x in exact(lines_body)],
                 "    }",
                 "}"]
+        if regs.read & regs.written:
+            return through_buffer
+        # no row both read and written: with every lane active the NaN-free results go
+        # straight to the rows, and a piece with a NaN runs the exact loop over them
+        # again (it reads none of the rows written)
+        direct = [f"for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
+                  f"    const long e_ = hi - c_ > {ch} ? c_ + {ch} : hi;",
+                  "    int bad_ = 0;",
+                  '    _Pragma("GCC ivdep")',
+                  "    for (long i = c_; i < e_; i++) {",
+                  *["        " + x for x in loads + fast_body + stores_all],
+                  "    }",
+                  "    if (bad_) {",
+                  '        _Pragma("GCC ivdep")',
+                  "        for (long i = c_; i < e_; i++) {",
+                  *["            " + x for x in loads + lines_body + stores_all],
+                  "        }",
+                  "    }",
+                  "}"]
+        if direct_only:     # (compile time: the masked form stays exact)
+            return ["if (!EX) {", *["    " + x for x in direct], "} else {",
+                    *["    " + x for x in loop(lines_body, stores_masked, True)], "}"]
+        return ["if (!EX) {", *["    " + x for x in direct], "} else {", *["    " + x for x in through_buffer], "}"]
     out = [f"void {name}(const args_t *A, long lo, long hi) {{",
            "    uint32_t *restrict R = A->r; const long S = A->S;",
            "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
            "    (void)U; (void)EX;", *["    " + p for p in pre]]
+    specials = [] if special is None else [special] if isinstance(special, tuple) else special
     if fast_ok:
         out.append(f"    uint32_t T_[{len(written)}][{GROUP_CHUNK_LANES}];")
-    for cond, special_body, *runs in ([] if special is None else [special] if isinstance(special, tuple) else special):
-        lines = both(special_body)
+    for cond, special_body, *runs in specials:
+        lines = both(special_body, fast_runs and bool(runs), direct_only=True)
         if runs:
             key, per_run, *alternative = runs[0]
             first = key.replace("[i]", "[i0]")
             if alternative:       # (C condition set by the per-run lines, body) used instead for such runs
                 alt_cond, alt_body = alternative[0]
-                lines = [f"if ({alt_cond}) {{", *["    " + x for x in both(alt_body)], "} else {",
+                lines = [f"if ({alt_cond}) {{", *["    " + x for x in both(alt_body, fast_runs, direct_only=True)],
+                         "} else {",
                          *["    " + x for x in lines], "}"]
             lines = ["for (long i0 = lo, i1; i0 < hi; i0 = i1) {",
                      f"    for (i1 = i0 + 1; i1 < hi && {key.replace('[i]', '[i1]')} == {first}; i1++) {{ }}",
@@ -655,9 +682,16 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
         rows = sorted(regs.read | regs.written)
         inner = [*[f"uint32_t r{j} = R[{j} * S + i];" for j in rows],
                  *[f"const uint32_t o{j} = r{j};" for j in sorted(regs.written)], *body,
-                 *[f"R[{j} * S + i] = (!EX || EX[i]) ? r{j} : o{j};" for j in sorted(regs.written)]]
-        loop = [*head, *gather, '        _Pragma("GCC ivdep")', "        for (long i = c_; i < e_; i++) {",
-                *["            " + x for x in inner], "        }", "    }"]
+                 *[f"R[{j} * S + i] = EX[i] ? r{j} : o{j};" for j in sorted(regs.written)]]
+        # every lane active: a loop without the select, which vectorises (the select
+        # on EX kept gcc to scalar conversions)
+        every = [*[f"uint32_t r{j} = R[{j} * S + i];" for j in rows], *body,
+                 *[f"R[{j} * S + i] = r{j};" for j in sorted(regs.written)]]
+        loop = [*head, *gather, "        if (EX) {", '            _Pragma("GCC ivdep")',
+                "            for (long i = c_; i < e_; i++) {", *["                " + x for x in inner], "            }",
+                "        } else {", '            _Pragma("GCC ivdep")',
+                "            for (long i = c_; i < e_; i++) {", *["                " + x for x in every], "            }",
+                "        }", "    }"]
     text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
                       "    uint32_t *restrict R = A->r; const long S = A->S;",
                       "    const uint8_t *restrict EX = A->exec; const uint8_t *restrict DEAD = A->dead; (void)DEAD;",

@@ -36,7 +36,8 @@ from .codegen import NATIVE_CDEF, Cf, Grp, Seg, Step, Unsupported, flat, generat
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
     from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["NativeProgram", "native_for", "ordered_ready", "STATS", "threads", "HOT_LANES", "PARALLEL_MIN_WORK"]
+__all__ = ["NativeProgram", "native_for", "ordered_ready", "parallel", "STATS", "threads", "HOT_LANES",
+           "PARALLEL_MIN_WORK"]
 
 #: Lanes a program runs (in one process) before auto mode compiles it.
 HOT_LANES = 1 << 18
@@ -359,6 +360,16 @@ def _split(pool, fn, a, chunks: list) -> list:
     rest = [pool.submit(fn, a, lo, hi) for lo, hi in chunks[1:]]
     first = fn(a, *chunks[0])
     return [first] + [f.result() for f in rest]
+
+
+def parallel(fn, parts: int) -> list:
+    """``fn(j)`` for j in 0..parts-1 at once (C calls that release the GIL): the pool
+    takes all but the first, which the calling thread runs. Results in order."""
+    if parts <= 1:
+        return [fn(0)]
+    pool = _executor(parts - 1)
+    rest = [pool.submit(fn, j) for j in range(1, parts)]
+    return [fn(0)] + [f.result() for f in rest]
 
 
 def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:

@@ -27,7 +27,7 @@ from uapi.isa.semantics import format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
-from .native import lane_array, quads_single_sample, records_at as native_records_at
+from .native import lane_array, quads_single_sample, records_at as native_records_at, shade_bins
 from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
@@ -304,6 +304,10 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
     lanes = _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles, cover)
     if lanes is not None:
         return lanes
+    lanes = _bin_pass(core, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles, background,
+                      region)
+    if lanes is not None:
+        return lanes
     vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
     lo = min(v.min_depth if v is not None else 0.0 for v in vps)
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
@@ -372,6 +376,65 @@ def centre_runs(tvb, rows: np.ndarray, states, samples: int):
     cuts = np.flatnonzero(centre[1:] != centre[:-1]) + 1
     for part, start in zip(np.split(rows, cuts), np.concatenate(([0], cuts))):
         yield part, bool(centre[start])
+
+
+#: Shade passes bin by bin in C when they qualify (``_bin_pass``); tests switch it
+#: off to compare with the rasteriser and the layer loop, the specification.
+BIN_PASSES = True
+
+
+def _bin_pass(core, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles: bool,
+              background: Background, region) -> int | None:
+    """A single-sampled pass of one draw with no depth/stencil work, early, without
+    quads, whose program runs natively with a lane-ordered plan (one straight block
+    of segments touching tile memory: ``codegen._ordered_function``): rasterised and
+    shaded bin by bin in one C call per thread (``native.shade_bins``), with no
+    fragment arrays. In primitive order per pixel (as ``_ordered_pass`` and the layer
+    loop) when the pass cannot take hidden surface removal; else only each pixel's
+    last fragment is shaded (as ``hidden_surface_removal``). The counters are the
+    ones those paths give. Returns the lanes shaded, or None when the pass is not of
+    this kind (the caller rasterises)."""
+    if not BIN_PASSES or len(draw_ids) != 1 or frame.S != 1:
+        return None
+    st = states[int(draw_ids[0])]
+    if st.pipe is None or st.late or not st.ds.trivial or st.quads or not st.sample_mask & 1 \
+            or {"image_load", "image_write"} <= st.names:
+        return None
+    hsr = tvb.hsr and st.hsr_ok
+    if hsr and st.uniform is not None:
+        return None         # the same bytes everywhere: hidden_surface_removal broadcasts them
+    if not hsr and (not ({"ld_tile", "st_tile"} & st.names) or (st.uniform is not None and "ld_tile" not in st.names)):
+        return None
+    from ..native import native_for, ordered_ready
+    prog = core.load(st.code_va)
+    if not ordered_ready(core, prog):
+        if core.debug or core.tier == "interp":
+            return None
+        native_for(prog, 0, core.tier)      # a program new to this core: its code from the disk cache
+        if not ordered_ready(core, prog):
+            return None
+    W, H = frame.W, frame.H
+    region = (0, 0, W, H) if region is None else tuple(region)
+    rect = R.intersect_rects(region, tuple(int(v) for v in st.geom.rect))
+
+    def start() -> None:            # the background first (unless shading hides it)
+        if not hsr:
+            background.run()
+            return
+        whole = all_tiles and _writes_whole_record(st.tile_writes, tile_buffer.shape[1])
+        if whole and not background.settled:
+            # every record shaded (then the background is hidden): every pixel covered
+            whole = rect == region and bool(R.covered_pixels(tvb.setup, rect, rows=rows)[0].all())
+        background.hidden(whole)
+    from ..native import threads
+    done = shade_bins(prog.native_state.compiled, st.pipe.uniforms, tvb.planes, tvb.setup, rows, rect, record_of,
+                      region[:2], tile_buffer, visible_only=hsr, threads=threads(), start=start)
+    if done is None:
+        return None
+    fragments, lanes = done
+    st.passed += fragments
+    st.shaded += lanes
+    return lanes
 
 
 _THREAD = threading.local()

@@ -19,9 +19,12 @@ import threading
 import numpy as np
 
 from uapi.native_kernels import Kernels
+from ..native.codegen import ARGS_CDEF, Seg, flat
 from ..raster import Scratch
+from ..raster.constants import SUBPIXEL_BITS
 
-__all__ = ["quads_single_sample", "records_at", "lane_array", "KERNELS", "MIN_FRAGMENTS"]
+__all__ = ["quads_single_sample", "records_at", "lane_array", "shade_bins", "KERNELS", "BIN_KERNELS",
+           "MIN_FRAGMENTS", "BIN_PX"]
 
 #: Fewer fragments than this stay in numpy (small test draws compile nothing).
 MIN_FRAGMENTS = 1 << 12
@@ -257,3 +260,356 @@ def _tile_major(record_of: np.ndarray, origin) -> int:
         _TILE_MAJOR.clear()
     _TILE_MAJOR[key] = (record_of, shift)
     return shift
+
+
+# ----------------------------------------------------------------------------- a pass, bin by bin
+
+#: Pixels on a side of the square bins ``shade_bins`` goes through (the work of a bin
+#: stays in the first- and second-level caches: its records, registers and lanes).
+BIN_PX = 32
+#: The most lanes ``shade_bins`` takes through the program at once (their registers
+#: stay in the first-level cache between its segments).
+BIN_CHUNK_LANES = 256
+
+_BIN_CDEF = ARGS_CDEF + """
+long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
+                long nzero, long chunk, long nrows, const int32_t *row_id, const int64_t *ea, const int64_t *eb,
+                const int64_t *ec, const int64_t *box, const int64_t *record_of, long ox, long oy, long w, long h,
+                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, int64_t *counts);
+"""
+
+_BIN_SOURCE = r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+""" + ARGS_CDEF + r"""
+/* shimgl fragment pipeline: a pass's primitives rasterised, shaded and blended bin by bin
+   (pipeline/native.py shade_bins; the specification is rasterize + the layer loop) */
+
+typedef void (*seg_fn)(const args_t *A, long lo, long hi);
+
+typedef struct {
+    args_t A;                       /* the program's view of the chunk's lanes */
+    int32_t *prim; int64_t *ti; float *pos;
+    long n, chunk;
+    const uint64_t *segs; long nsegs;
+    const int64_t *zero_rows; long nzero;
+} lanes_t;
+
+/* the chunk's lanes through every segment of the program, in order */
+static void flush(lanes_t *L) {
+    if (!L->n) return;
+    uint32_t *R = L->A.r;
+    for (long k = 0; k < L->nzero; k++) memset(R + L->zero_rows[k] * L->chunk, 0, (size_t)L->n * 4);
+    for (long s = 0; s < L->nsegs; s++) ((seg_fn)(uintptr_t)L->segs[s])(&L->A, 0, L->n);
+    L->n = 0;
+}
+
+/* floor(n / d), d != 0 */
+static inline int64_t floor_div(int64_t n, int64_t d) {
+    int64_t q = n / d;
+    return (n % d != 0 && ((n < 0) != (d < 0))) ? q - 1 : q;
+}
+
+/* The pixels x0..x1-1 of row y where every edge function e_i = ec + ea X + eb Y at the pixel
+   centre (X = 256 x + 128) is >= 0 (the fill-rule bias is folded into ec): e_i(x) = E0 + A x
+   with A = 256 ea, so the span's ends are exact integer divisions, as rasterize's spans. */
+static inline void row_span(const int64_t *a, const int64_t *b, const int64_t *c, long y, long *x0, long *x1) {
+    long lo = *x0, hi = *x1 - 1;
+    const int64_t Y = ((int64_t)y << 8) + 128;
+    for (int i = 0; i < 3; i++) {
+        const int64_t A = a[i] << 8;
+        const int64_t thr = -(c[i] + a[i] * 128 + b[i] * Y);      /* need A x >= thr */
+        if (A > 0) {
+            const int64_t q = -floor_div(-thr, A);                  /* ceil */
+            if (q > lo) lo = q > hi + 1 ? hi + 1 : q;
+        } else if (A < 0) {
+            const int64_t q = floor_div(thr, A);
+            if (q < hi) hi = q < lo - 1 ? lo - 1 : q;
+        } else if (thr > 0) {
+            hi = lo - 1;
+        }
+    }
+    *x0 = lo;
+    *x1 = hi + 1 > lo ? hi + 1 : lo;
+}
+
+/* lanes for pixels x0..x1-1 of row y that have a record (rec[x] >= 0), at most the room
+   left in the chunk; returns how many (each slot is written, and kept when it counts) */
+static long add_lanes(lanes_t *L, const int64_t *restrict rec, long x0, long x1, long y, int32_t prim) {
+    long n = L->n;
+    int64_t *restrict ti = L->ti;
+    int32_t *restrict pr = L->prim;
+    float *restrict px = L->pos, *restrict py = L->pos + L->chunk;
+    const float fy = (float)y + 0.5f;
+    for (long x = x0; x < x1; x++) {
+        const int64_t r = rec[x];
+        ti[n] = r;
+        pr[n] = prim;
+        px[n] = (float)x + 0.5f;
+        py[n] = fy;
+        n += r >= 0;
+    }
+    const long added = n - L->n;
+    L->n = n;
+    return added;
+}
+
+/* the same for the pixels of x0..x1-1 with an owner (own[x] >= 0: its row's lane) */
+static long add_owned(lanes_t *L, const int64_t *restrict rec, const int32_t *restrict own,
+                      const int32_t *restrict row_id, long x0, long x1, long y) {
+    long n = L->n;
+    int64_t *restrict ti = L->ti;
+    int32_t *restrict pr = L->prim;
+    float *restrict px = L->pos, *restrict py = L->pos + L->chunk;
+    const float fy = (float)y + 0.5f;
+    for (long x = x0; x < x1; x++) {
+        const int32_t o = own[x];
+        ti[n] = rec[x];
+        pr[n] = row_id[o < 0 ? 0 : o];
+        px[n] = (float)x + 0.5f;
+        py[n] = fy;
+        n += o >= 0;
+    }
+    const long added = n - L->n;
+    L->n = n;
+    return added;
+}
+
+long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
+                long nzero, long chunk, long nrows, const int32_t *row_id, const int64_t *ea, const int64_t *eb,
+                const int64_t *ec, const int64_t *box, const int64_t *record_of, long ox, long oy, long w, long h,
+                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, int64_t *counts) {
+    lanes_t L;
+    L.A = *proto;
+    L.n = 0;
+    L.chunk = chunk;
+    L.segs = segs;
+    L.nsegs = nsegs;
+    L.zero_rows = zero_rows;
+    L.nzero = nzero;
+    uint32_t *R = aligned_alloc(64, (size_t)((nregs * chunk * 4 + 63) / 64 * 64));
+    L.prim = malloc((size_t)chunk * sizeof(int32_t));
+    L.ti = malloc((size_t)chunk * sizeof(int64_t));
+    L.pos = malloc((size_t)chunk * 2 * sizeof(float));
+    uint8_t *dead = calloc((size_t)chunk, 1);
+    int32_t *owner = visible_only ? malloc((size_t)(bin_px * bin_px) * sizeof(int32_t)) : NULL;
+    long bad = -1;
+    if (!R || !L.prim || !L.ti || !L.pos || !dead || (visible_only && !owner)) {
+        free(R); free(L.prim); free(L.ti); free(L.pos); free(dead); free(owner);
+        return -1;
+    }
+    L.A.r = R;
+    L.A.S = chunk;
+    L.A.exec = NULL;
+    L.A.dead = dead;
+    L.A.coef = NULL;
+    L.A.prim = L.prim;
+    L.A.pos = L.pos;
+    L.A.pos_c = chunk;
+    L.A.pos_lane = 1;
+    L.A.tile_index = L.ti;
+    L.A.bad_lane = &bad;
+    L.A.tile_checked = 1;           /* the caller checked every record and word (see shade_bins) */
+    int64_t fragments = 0, shaded = 0;
+    for (long bin = bin_lo; bin < bin_hi; bin++) {
+        const long bx0 = ox + (bin % bins_x) * bin_px, by0 = oy + (bin / bins_x) * bin_px;
+        const long bx1 = bx0 + bin_px < ox + w ? bx0 + bin_px : ox + w;
+        const long by1 = by0 + bin_px < oy + h ? by0 + bin_px : oy + h;
+        if (visible_only)
+            for (long k = 0; k < bin_px * bin_px; k++) owner[k] = -1;
+        for (long r = 0; r < nrows; r++) {
+            const int64_t *bx = box + 4 * r;
+            const long x0 = bx[0] > bx0 ? bx[0] : bx0, y0 = bx[1] > by0 ? bx[1] : by0;
+            const long x1 = bx[2] < bx1 ? bx[2] : bx1, y1 = bx[3] < by1 ? bx[3] : by1;
+            if (x0 >= x1 || y0 >= y1) continue;
+            const int64_t *a = ea + 3 * r, *b = eb + 3 * r, *c = ec + 3 * r;
+            /* the edge functions at the corners' centres: outside one edge, or inside all */
+            const int64_t Xl = ((int64_t)x0 << 8) + 128, Xh = ((int64_t)(x1 - 1) << 8) + 128;
+            const int64_t Yl = ((int64_t)y0 << 8) + 128, Yh = ((int64_t)(y1 - 1) << 8) + 128;
+            int full = 1, reject = 0;
+            for (int i = 0; i < 3; i++) {
+                const int64_t emax = c[i] + a[i] * (a[i] > 0 ? Xh : Xl) + b[i] * (b[i] > 0 ? Yh : Yl);
+                const int64_t emin = c[i] + a[i] * (a[i] > 0 ? Xl : Xh) + b[i] * (b[i] > 0 ? Yl : Yh);
+                reject |= emax < 0;
+                full &= emin >= 0;
+            }
+            if (reject) continue;
+            const int32_t prim = row_id[r];
+            for (long y = y0; y < y1; y++) {
+                long xs = x0, xe = x1;
+                if (!full) row_span(a, b, c, y, &xs, &xe);
+                const int64_t *rec = record_of + (y - oy) * w - ox;
+                if (visible_only) {
+                    int32_t *own = owner + (y - by0) * bin_px - bx0;
+                    for (long x = xs; x < xe; x++) {
+                        const int in = rec[x] >= 0;
+                        fragments += in;
+                        if (in) own[x] = (int32_t)r;
+                    }
+                    continue;
+                }
+                for (long x = xs; x < xe; ) {
+                    const long n0 = L.n, end = xe - x < chunk - n0 ? xe : x + chunk - n0;
+                    fragments += add_lanes(&L, rec, x, end, y, prim);
+                    x = end;
+                    if (L.n == chunk) flush(&L);
+                }
+            }
+            if (!visible_only) flush(&L);          /* records repeat across primitives */
+        }
+        if (visible_only) {
+            for (long y = by0; y < by1; y++) {
+                const int32_t *own = owner + (y - by0) * bin_px - bx0;
+                const int64_t *rec = record_of + (y - oy) * w - ox;
+                for (long x = bx0; x < bx1; ) {
+                    const long n0 = L.n, end = bx1 - x < chunk - n0 ? bx1 : x + chunk - n0;
+                    shaded += add_owned(&L, rec, own, row_id, x, end, y);
+                    x = end;
+                    if (L.n == chunk) flush(&L);
+                }
+            }
+            flush(&L);                              /* (one lane per record: any order) */
+        }
+    }
+    counts[0] = fragments;
+    counts[1] = visible_only ? shaded : fragments;
+    free(R); free(L.prim); free(L.ti); free(L.pos); free(dead); free(owner);
+    return 0;
+}
+"""
+
+BIN_KERNELS = Kernels(_BIN_SOURCE, _BIN_CDEF)
+
+#: Passes with fewer estimated fragments than this (bounding boxes) stay on one thread.
+BIN_PARALLEL_MIN = 1 << 19
+
+
+def _tile_words_fit(prog, items, record_B: int) -> bool:
+    """Every ld_tile/st_tile word of the program lies inside its record and is aligned
+    there (so lanes of distinct records touch distinct bytes, and no access can fault):
+    the condition ``codegen._ordered_function`` checks before an ordered run."""
+    from uapi.isa.semantics import FORMAT_ELEMENT_B
+    for it in items:
+        ins = prog.instructions[it.first][1]
+        if ins.op.unit not in ("ld_tile", "st_tile"):
+            continue
+        r = ins["dst"] if ins.op.unit == "ld_tile" else ins["data"]
+        word, off = FORMAT_ELEMENT_B[ins["fmt"]] * r.count, ins["offset"]
+        if off % word or off + word > record_B or record_B % word:
+            return False
+    return True
+
+
+def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.ndarray,
+               rect: tuple[int, int, int, int], record_of: np.ndarray, origin: tuple[int, int],
+               tile_buffer: np.ndarray, visible_only: bool, threads: int = 1,
+               start=None) -> tuple[int, int] | None:
+    """A single-sampled pass of one draw whose program ``nprog`` (native, with a
+    lane-ordered plan: one straight block of segments) needs no depth/stencil work,
+    rasterised and shaded bin by bin (``BIN_PX`` square bins of the region
+    ``record_of`` maps, top-left pixel ``origin``), each bin's work in the caches:
+    per bin, the setup ``rows`` in order, each row's covered pixels inside ``rect``
+    (x0, y0, x1, y1) that have a record (the pixel centre inside all three edge
+    functions, as ``rasterize``: whole bins from their corners, else exact spans per
+    pixel row) as lanes through the program's segments, in chunks of at most
+    ``BIN_CHUNK_LANES`` lanes of one row (distinct records: the program's tile
+    accesses of a pixel take effect in primitive order, as the layer loop gives).
+    ``visible_only``: hidden surface removal instead: per pixel only the last row
+    covering it is shaded. Bins are independent (their records are distinct), so
+    ``threads`` ranges of bins run at once with the same result.
+
+    ``start``: called once the pass is taken, before anything runs.
+
+    Returns (fragments rasterised, lanes shaded), or None when the kernel does not
+    take the pass (then the caller rasterises and runs the layer loop)."""
+    plan = nprog.plan
+    if plan.ordered is None or not BIN_KERNELS.usable():
+        return None
+    items = flat(plan.blocks[0][1])
+    if not all(isinstance(it, Seg) for it in items):
+        return None
+    if planes.dtype != np.float32 or planes.ndim != 3 or not planes.flags.c_contiguous \
+            or tile_buffer.dtype != np.uint8 or tile_buffer.ndim != 2 or not tile_buffer.flags.c_contiguous \
+            or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or record_of.size == 0 \
+            or not _tile_words_fit(nprog.prog, items, tile_buffer.shape[1]):
+        return None
+    k = BIN_KERNELS
+    ffi, p = k.ffi, k.ptr
+    a = ffi.new("args_t *")
+    uni = np.ascontiguousarray(uniforms, np.uint32)
+    a.u = p(uni, "uint32_t *")
+    keep = [uni]
+    for need in dict.fromkeys(n for it in items for n in it.needs):
+        if need == "coefficients":
+            a.planes = p(planes, "float *") if planes.size else ffi.NULL
+            a.planes_prim = planes.shape[1] * planes.shape[2]
+        elif need.startswith("cf_count:"):
+            if int(need.split(":")[1]) > planes.shape[1] or planes.size == 0:
+                return None
+        elif need.startswith("position:"):
+            pass                            # single-sampled: the centroid is the centre
+        elif need == "ufuncs":
+            from uapi.native_ufuncs import loops
+            found = loops()
+            if any(lp is None for lp in found):
+                return None
+            for j, (fn, data) in enumerate(found):
+                a.uf[j] = ffi.cast("void *", fn)
+                a.ufd[j] = ffi.cast("void *", data)
+        elif need == "tile":
+            a.tile = p(tile_buffer, "uint8_t *")
+            a.tile_B, a.record_B = tile_buffer.size, tile_buffer.shape[1]
+        else:
+            return None
+    rows = np.asarray(rows, np.int64)
+    # the pixels whose centre lies in each row's fx bounding box, inside rect (as _block_pairs)
+    xf, yf = setup.x_fx[rows], setup.y_fx[rows]
+    half = 1 << (SUBPIXEL_BITS - 1)
+    box = np.empty((len(rows), 4), np.int64)
+    box[:, 0] = np.maximum(-((half - xf.min(axis=1)) >> SUBPIXEL_BITS), rect[0])
+    box[:, 1] = np.maximum(-((half - yf.min(axis=1)) >> SUBPIXEL_BITS), rect[1])
+    box[:, 2] = np.minimum(((xf.max(axis=1) - half) >> SUBPIXEL_BITS) + 1, rect[2])
+    box[:, 3] = np.minimum(((yf.max(axis=1) - half) >> SUBPIXEL_BITS) + 1, rect[3])
+    live = (box[:, 2] > box[:, 0]) & (box[:, 3] > box[:, 1])
+    if not live.all():
+        rows, box = rows[live], np.ascontiguousarray(box[live])
+    if len(rows) and int(rows.max()) >= planes.shape[0]:
+        return None                         # (the numpy step raises IndexError)
+    if len(rows) == 0:
+        return 0, 0                         # (nothing rasterised: the background waits, as in shade_pass)
+    ea = np.ascontiguousarray(setup.edge_a[rows], np.int64)
+    eb = np.ascontiguousarray(setup.edge_b[rows], np.int64)
+    ec = np.ascontiguousarray(setup.edge_c[rows] - setup.edge_bias[rows], np.int64)
+    row_id = rows.astype(np.int32)
+    segs = np.array([int(nprog.ffi.cast("uintptr_t", nprog.fns[it.name])) for it in items], np.uint64)
+    zero = np.array([r for r in nprog.prog.zero_rows if r < max(nprog.prog.n_regs32, 1)], np.int64)
+    nregs = max(nprog.prog.n_regs32, 1)
+    h, w = record_of.shape
+    bins_x, bins_y = -(-w // BIN_PX), -(-h // BIN_PX)
+    n_bins = bins_x * bins_y
+    keep += [ea, eb, ec, box, row_id, segs, zero, planes, tile_buffer, record_of]
+    i64 = "int64_t *"
+    area = int(((box[:, 2] - box[:, 0]) * (box[:, 3] - box[:, 1])).sum())
+    parts = max(1, min(threads, n_bins)) if area >= BIN_PARALLEL_MIN else 1
+    step = -(-n_bins // parts)
+    ranges = [(lo, min(n_bins, lo + step)) for lo in range(0, n_bins, step)]
+    counts = np.zeros((len(ranges), 2), np.int64)
+
+    def run(j: int) -> int:
+        lo, hi = ranges[j]
+        return k.lib.shade_bins(a, ffi.cast("uint64_t *", segs.ctypes.data), len(segs), nregs, p(zero, i64),
+                                len(zero), BIN_CHUNK_LANES, len(rows), p(row_id, "int32_t *"), p(ea, i64),
+                                p(eb, i64), p(ec, i64), p(box, i64), p(record_of, i64), origin[0], origin[1], w, h,
+                                BIN_PX, bins_x, lo, hi, int(visible_only), p(counts[j], i64))
+    if start is not None:
+        start()
+    if len(ranges) == 1:
+        results = [run(0)]
+    else:
+        from ..native.tier import parallel
+        results = parallel(run, len(ranges))
+    if any(r < 0 for r in results):
+        raise MemoryError("shade_bins: out of memory for a bin's lanes")
+    total = counts.sum(axis=0)
+    return int(total[0]), int(total[1])

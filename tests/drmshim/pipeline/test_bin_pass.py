@@ -1,0 +1,227 @@
+"""Passes rasterised and shaded bin by bin in one C call (``fragment._bin_pass``,
+``pipeline.native.shade_bins``) against their specification: ``rasterize`` and the
+layer loop (or hidden surface removal), run with ``fragment.BIN_PASSES`` off. Images,
+counters, statistics, occlusion counts and faults must be identical, for any thread
+count, and the interpreter gives the same image."""
+
+import numpy as np
+import pytest
+
+from drmshim.gpu import native
+from drmshim.gpu.pipeline import Executor, fragment, render
+from drmshim.gpu.pipeline import native as pnative
+from drmshim.memory import GPUFault
+from uapi import packets as P
+
+from .gpu import Scene, Space, f32bits
+from .test_equivalence import BINDINGS, BLEND_FS, OPAQUE_FS, random_triangles
+
+#: Adds 1/255 to the red channel of the record: the red byte counts the fragments of a pixel.
+COUNT_FS = "\n".join(["ld_tile.unorm8 r8_r9_r10_r11, 0", "fadd r8, r8, u0", "mov_imm r11, 0x3f800000",
+                      "st_tile.unorm8 r8_r9_r10_r11, 0, 15", "stop"])
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("native")
+
+
+@pytest.fixture
+def compiled(monkeypatch, cache_dir):
+    """Programs compile on their first run, into a cache of this module's tests."""
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(cache_dir))
+    monkeypatch.setattr(native.tier, "HOT_LANES", 0)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The (fragments, lanes) of every shade_bins call that took its pass."""
+    seen = []
+    original = pnative.shade_bins
+
+    def spy(*args, **kw):
+        done = original(*args, **kw)
+        if done is not None:
+            seen.append(done)
+        return done
+    monkeypatch.setattr(fragment, "shade_bins", spy)
+    return seen
+
+
+def _run(monkeypatch, make, bins: bool, threads: int = 1, debug: str = "", ex=None):
+    """Render ``make()``'s scene twice (the first run compiles the program, so the
+    second takes the native paths) -> (image, counters, statistics, queries)."""
+    monkeypatch.setattr(fragment, "BIN_PASSES", bins)
+    monkeypatch.setenv("SHIMGL_THREADS", str(threads))
+    monkeypatch.setenv("SHIMGL_DEBUG", debug)
+    executor = Executor(**(ex or {}))
+    sp = Space()
+    sc, extra = make(sp)
+    stats = sp.put(np.zeros(6, np.uint64))
+    queries = sp.put(np.zeros(2, np.uint64))
+    sc.blocks.insert(0, P.pack("VDM_STATE", statistics=dict(counters=stats)))
+    out = None
+    for _ in range(2):
+        sp.mem.write(stats, np.zeros(6, np.uint64), "test")
+        sp.mem.write(queries, np.array([7, 0], np.uint64), "test")
+        img = sc.render(executor, isp_oclqry_base=queries, **extra)
+        c = sc.last.counters.snapshot()
+        out = img, (c["fragments"], c["tiles"]), sp.get(stats, 6, np.uint64), sp.get(queries, 2, np.uint64)
+    return out
+
+
+def _same(a, b):
+    np.testing.assert_array_equal(a[0], b[0])
+    assert a[1] == b[1]
+    np.testing.assert_array_equal(a[2], b[2])
+    np.testing.assert_array_equal(a[3], b[3])
+
+
+def _blended(W, H, n, seed, scissor=None, depth=False):
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0.2, 0.3, 0.4, 1.0))
+        ppp = dict(occlusion=dict(mode="COUNTING", index=1))
+        if scissor is not None:
+            ppp.update(raster=dict(scissor_enable=True), scissor=scissor)
+        if depth:
+            ppp.update(zs=dict(depth_func="LESS", depth_write=True))
+        sc.draw(random_triangles(n, seed, size=0.9), BLEND_FS, varyings=4, cf_bindings=BINDINGS, **ppp)
+        return sc, {}
+    return make
+
+
+@pytest.mark.parametrize("W,H,threads", [(100, 70, 1), (100, 70, 3), (64, 64, 2), (33, 129, 1)])
+@pytest.mark.parametrize("scissor", [None, dict(min_x_px=5, max_x_px=61, min_y_px=3, max_y_px=50)])
+def test_blended_pass_bin_by_bin_is_the_layer_loop(monkeypatch, compiled, calls, W, H, threads, scissor):
+    make = _blended(W, H, 40, seed=W + H, scissor=scissor)
+    want = _run(monkeypatch, make, bins=False)
+    assert not calls
+    got = _run(monkeypatch, make, bins=True, threads=threads)
+    assert calls and all(f == lanes > 0 for f, lanes in calls)
+    _same(got, want)
+    # (the occlusion query counts the fragments: every one passes)
+    assert want[3][1] == want[1][0] and want[2][5] == want[1][0]
+    assert len(np.unique(want[0].reshape(-1, 4), axis=0)) > 50       # a real picture
+    np.testing.assert_array_equal(_run(monkeypatch, make, bins=False, debug="interp")[0], want[0])
+
+
+def test_partial_renders_and_bands_of_tiles_give_the_same_pass(monkeypatch, compiled, calls):
+    """Passes cut by the tiler's capacity (partial renders) and a frame done in bands
+    of tile rows (``render.GROUP_PIXELS``) with shading steps of few primitives."""
+    monkeypatch.setattr(render, "GROUP_PIXELS", 64 * 64)
+    monkeypatch.setattr(render, "STEP_FRAGMENTS", 3000)
+    make = _blended(96, 160, 30, seed=5)
+    ex = dict(sysmem=False, tvb_entries=40)
+    want = _run(monkeypatch, make, bins=False, ex=ex)
+    got = _run(monkeypatch, make, bins=True, threads=2, ex=ex)
+    assert len(calls) > 4
+    _same(got, want)
+
+
+def test_pixels_are_counted_once_along_shared_edges(monkeypatch, compiled, calls):
+    """A grid of triangles sharing edges and vertices at sub-pixel positions (and
+    sliver, degenerate and guard-band triangles that cover nothing or everything):
+    counting fragments per pixel in the shader, each pixel of the grid is hit exactly
+    once (the fill rule), as the rasteriser says."""
+    W, H = 80, 72
+    rng = np.random.default_rng(3)
+    n = 7
+    gx, gy = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n))
+    jitter = rng.uniform(-0.04, 0.04, (2, n, n))
+    jitter[:, [0, -1], :] = 0
+    jitter[:, :, [0, -1]] = 0
+    px, py = gx + jitter[0], gy + jitter[1]
+    tris = []
+    for i in range(n - 1):
+        for j in range(n - 1):
+            a, b, c, d = (px[i, j], py[i, j]), (px[i, j + 1], py[i, j + 1]), (px[i + 1, j], py[i + 1, j]), \
+                (px[i + 1, j + 1], py[i + 1, j + 1])
+            tris += [(a, b, c), (b, d, c)] if (i + j) % 2 else [(a, b, d), (a, d, c)]
+    v = np.array(tris, np.float64).reshape(-1, 2)
+    verts = np.zeros((len(v), 4), np.float32)
+    verts[:, :2], verts[:, 3] = v, 1.0
+
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0, 0, 0, 0))
+        u = np.zeros(8, np.uint32)
+        u[0] = f32bits(1 / 255)[0]
+        sc.draw(verts, COUNT_FS, fs_uniforms=u)
+        return sc, {}
+    want = _run(monkeypatch, make, bins=False)
+    got = _run(monkeypatch, make, bins=True, threads=2)
+    assert calls
+    _same(got, want)
+    assert (want[0][..., 0] == 1).all() and want[1][0] == W * H
+
+    slivers = np.array([[-1, -1], [1, 1], [0.999, 1.0], [-1, 0.3], [1, 0.3000001], [0, 0.3],    # thin, thin
+                        [-0.5, -0.5], [0.0, 0.0], [0.5, 0.5],                                   # degenerate
+                        [-7, -7], [7, -7], [0, 7]], np.float32)                               # the guard band
+
+    def make_slivers(sp):
+        sc = Scene(sp, W, H, clear=(0, 0, 0, 0))
+        u = np.zeros(8, np.uint32)
+        u[0] = f32bits(1 / 255)[0]
+        vv = np.zeros((len(slivers), 4), np.float32)
+        vv[:, :2], vv[:, 3] = slivers, 1.0
+        sc.draw(vv, COUNT_FS, fs_uniforms=u)
+        return sc, {}
+    calls.clear()
+    want = _run(monkeypatch, make_slivers, bins=False)
+    got = _run(monkeypatch, make_slivers, bins=True)
+    assert calls
+    _same(got, want)
+
+
+def test_opaque_pass_shades_only_the_visible_fragments(monkeypatch, compiled, calls):
+    """A pass that allows hidden surface removal (the program overwrites the record,
+    no depth test) shades one lane per covered pixel: its last primitive's."""
+    W, H = 90, 66
+
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0.1, 0.2, 0.3, 1.0))
+        sc.draw(random_triangles(50, 11, size=0.7), OPAQUE_FS, varyings=4, cf_bindings=BINDINGS,
+                occlusion=dict(mode="COUNTING", index=1))
+        return sc, {}
+    want = _run(monkeypatch, make, bins=False)
+    got = _run(monkeypatch, make, bins=True, threads=3)
+    assert calls and all(lanes < f for f, lanes in calls)
+    _same(got, want)
+    assert want[2][5] == want[1][0] < want[3][1]           # shaded < passed
+    # a full-screen quad hides the background (every record written): the same image
+    calls.clear()
+
+    def full(sp):
+        sc = Scene(sp, W, H, clear=(0.1, 0.2, 0.3, 1.0))
+        quad = np.array([[-1, -1, 0, 1, 0.5, 0.25, 1, 1], [1, -1, 0, 1, 0, 1, 0, 1],
+                         [-1, 1, 0, 1, 1, 0, 0, 1], [1, 1, 0, 1, 0, 0, 1, 1]], np.float32)
+        sc.draw(quad, OPAQUE_FS, primitive="TRIANGLE_STRIP", varyings=4, cf_bindings=BINDINGS)
+        return sc, {}
+    want = _run(monkeypatch, full, bins=False)
+    got = _run(monkeypatch, full, bins=True)
+    assert calls and all(c == (W * H, W * H) for c in calls)
+    _same(got, want)
+
+
+def test_a_pass_that_depth_tests_is_left_to_the_rasteriser(monkeypatch, compiled, calls):
+    make = _blended(64, 48, 20, seed=1, depth=True)
+    want = _run(monkeypatch, make, bins=False)
+    got = _run(monkeypatch, make, bins=True)
+    assert not calls
+    _same(got, want)
+
+
+def test_a_tile_access_outside_the_record_faults_as_before(monkeypatch, compiled, calls):
+    """The bin path refuses a program whose tile word lies outside the record: the
+    rasteriser's path runs and faults as it does."""
+    bad = BLEND_FS.replace("st_tile.unorm8 r12_r13_r14_r15, 0, 15", "st_tile.unorm8 r12_r13_r14_r15, 4, 15")
+
+    def make(sp):
+        sc = Scene(sp, 40, 40)
+        sc.draw(random_triangles(8, 2), bad, varyings=4, cf_bindings=BINDINGS)
+        return sc, {}
+    infos = []
+    for bins in (False, True):
+        with pytest.raises(GPUFault) as info:
+            _run(monkeypatch, make, bins=bins)
+        infos.append(info.value.info)
+    assert infos[0] == infos[1] and not calls
