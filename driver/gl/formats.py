@@ -563,6 +563,13 @@ def integer_with_float_type(fmt: int, type: int) -> bool:
     return fmt in INTEGER_PIXEL_FORMATS and type in _FLOAT_TYPES
 
 
+def depth_stencil_with_other_type(fmt: int, type: int) -> bool:
+    """DEPTH_STENCIL with a type other than its packed ones: INVALID_ENUM in desktop
+    GL's ReadPixels and DrawPixels (EXT_packed_depth_stencil's errors; Mesa's
+    format-and-type check), not the INVALID_OPERATION of other mismatches."""
+    return fmt == E.GL_DEPTH_STENCIL and type not in (E.GL_UNSIGNED_INT_24_8, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
+
+
 def bytes_per_pixel(fmt: int, type: int) -> int:
     """Client bytes per pixel; GLError(GL_INVALID_ENUM) for a format or type
     that is not a pixel format/type (callers that did not validate first)."""

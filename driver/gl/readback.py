@@ -12,7 +12,7 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import read_clamps
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_depth_stencil_read_ok, read_depth_24_8
-from driver.gl.formats import integer_with_float_type
+from driver.gl.formats import depth_stencil_with_other_type, integer_with_float_type
 from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, component_bits, lookup
 from driver.gl.formats import pixel_type_matches
 from driver.gl.pixels import (from_resource_bytes, image_size_B, passthrough_format, tight_pack, transfer_supported,
@@ -113,6 +113,8 @@ class ReadbackMixin:
                   "DEPTH_COMPONENT/UNSIGNED_INT_24_8 needs NV_read_depth")
             return read_depth_24_8(self, x, y, width, height, pixels)
         check(not integer_with_float_type(format, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
+        check(self.api.es or not depth_stencil_with_other_type(format, type), E.GL_INVALID_ENUM,
+              "DEPTH_STENCIL needs UNSIGNED_INT_24_8 or FLOAT_32_UNSIGNED_INT_24_8_REV")
         status = framebuffer_status(self, self.read_framebuffer)
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")

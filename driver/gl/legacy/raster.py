@@ -28,7 +28,8 @@ from driver.gl import enums as E
 from driver.gl.color_clamp import fragment_clamps
 from driver.gl.pointers import pack_values
 from driver.gl.errors import check, check_enum
-from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
+from driver.gl.formats import (INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, depth_stencil_with_other_type,
+                               pixel_type_matches)
 from driver.gl.legacy.fixedfunc import PIXEL_UNIT
 from driver.gl.objects import TexImage, Texture
 
@@ -382,6 +383,8 @@ class RasterMixin:
         check_enum(type, set(PIXEL_TYPES) | {E.GL_BITMAP}, f"bad type {type:#x}")
         check(format != E.GL_COLOR_INDEX and type != E.GL_BITMAP, E.GL_INVALID_OPERATION,
               "colour-index/bitmap DrawPixels are not implemented")
+        check(not depth_stencil_with_other_type(format, type), E.GL_INVALID_ENUM,
+              "DEPTH_STENCIL needs UNSIGNED_INT_24_8 or FLOAT_32_UNSIGNED_INT_24_8_REV")
         check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION, "format/type mismatch")
         # GL 3.0 section 3.7.4: integer formats cannot be drawn (whatever the type)
         check(format not in INTEGER_PIXEL_FORMATS, E.GL_INVALID_OPERATION, "DrawPixels of integer data")
