@@ -401,13 +401,7 @@ class Device:
         pinned_B = -(-max(size_B, 1) // mmap.PAGESIZE) * mmap.PAGESIZE
         with self.lock:
             handle = self.ioctl("ASAHI_GEM_USERPTR", pointer=address, size=pinned_B, flags=0).handle
-            size = _page_align(size_B)
-            va = self.user_heap.alloc(size + GUARD_B)
-            self.bind(handle, va, size)
-            offset = self.ioctl("ASAHI_GEM_MMAP_OFFSET", handle=handle).offset
-            bo = BO(self, handle, size, va, uapi.mmap(self.fd, offset, size), "user", True, label)
-            self.bos[handle] = bo
-            return bo
+            return self._map_shared(handle, size_B, label)
 
     def bo_import(self, fd: int, size_B: int, label: str = "imported") -> BO:
         """The BO of a dma-buf (PRIME), mapped and bound in this VM; an object this file
@@ -418,13 +412,18 @@ class Device:
             if bo is not None:
                 bo.refs += 1
                 return bo
-            size = _page_align(size_B)
-            va = self.user_heap.alloc(size + GUARD_B)
-            self.bind(handle, va, size)
-            offset = self.ioctl("ASAHI_GEM_MMAP_OFFSET", handle=handle).offset
-            bo = BO(self, handle, size, va, uapi.mmap(self.fd, offset, size), "user", True, label)
-            self.bos[handle] = bo
-            return bo
+            return self._map_shared(handle, size_B, label)
+
+    def _map_shared(self, handle: int, size_B: int, label: str) -> BO:
+        """A shared object's BO (imported or over user memory): bound in this VM and
+        mapped, under ``self.lock``."""
+        size = _page_align(size_B)
+        va = self.user_heap.alloc(size + GUARD_B)
+        self.bind(handle, va, size)
+        offset = self.ioctl("ASAHI_GEM_MMAP_OFFSET", handle=handle).offset
+        bo = BO(self, handle, size, va, uapi.mmap(self.fd, offset, size), "user", True, label)
+        self.bos[handle] = bo
+        return bo
 
     # ------------------------------------------------------------------ sync objects
     def syncobj_create(self, signaled: bool = False) -> int:

@@ -749,14 +749,7 @@ def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     wrows = sorted(out_regs.read | out_regs.written)
     load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
     store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
-    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
-                      "    uint32_t *restrict R = A->r; const long S = A->S;",
-                      "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
-                      "    const long G = A->group_span;",
-                      "    for (long t = lo; t < hi; t += G) {",
-                      "        const long tend = t + G < hi ? t + G : hi;",
-                      f"        for (long g = t; g < tend; g += {SIMD_GROUP_LANES}) {{",
-                      f"            const long gend = g + {SIMD_GROUP_LANES} < tend ? g + {SIMD_GROUP_LANES} : tend;",
+    text = "\n".join([*_simd_group_loop(name),
                       "            int some = 0, every = 1;",
                       "            for (long i = g; i < gend; i++) {",
                       "                if (EX && !EX[i]) continue;",
@@ -766,9 +759,23 @@ def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
                       "            for (long i = g; i < gend; i++) {",
                       f"                if (!EX || EX[i]) {{ {load} {' '.join(stmts)} {store} }}",
                       "            }",
-                      "        }",
-                      "    }", "}"])
+                      "        }", "    }", "}"])
     return text, ("simd_groups",)
+
+
+def _simd_group_loop(name: str) -> list[str]:
+    """The opening of a function over whole SIMD groups of the batch (``vote``,
+    ``simd``): ``g``..``gend`` is one group of at most ``SIMD_GROUP_LANES`` lanes,
+    inside the thread's spans of ``group_span`` lanes; the body and the two closing
+    braces of the loops follow."""
+    return [f"void {name}(const args_t *A, long lo, long hi) {{",
+            "    uint32_t *restrict R = A->r; const long S = A->S;",
+            "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
+            "    const long G = A->group_span;",
+            "    for (long t = lo; t < hi; t += G) {",
+            "        const long tend = t + G < hi ? t + G : hi;",
+            f"        for (long g = t; g < tend; g += {SIMD_GROUP_LANES}) {{",
+            f"            const long gend = g + {SIMD_GROUP_LANES} < tend ? g + {SIMD_GROUP_LANES} : tend;"]
 
 
 def _simd_function(name: str, ins: Instruction) -> tuple[str, tuple]:
@@ -786,14 +793,7 @@ def _simd_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     wrows = sorted(out_regs.read | out_regs.written)
     load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
     store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
-    text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
-                      "    uint32_t *restrict R = A->r; const long S = A->S;",
-                      "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u; (void)U;",
-                      "    const long G = A->group_span;",
-                      "    for (long t = lo; t < hi; t += G) {",
-                      "        const long tend = t + G < hi ? t + G : hi;",
-                      f"        for (long g = t; g < tend; g += {SIMD_GROUP_LANES}) {{",
-                      f"            const long gend = g + {SIMD_GROUP_LANES} < tend ? g + {SIMD_GROUP_LANES} : tend;",
+    text = "\n".join([*_simd_group_loop(name),
                       f"            uint32_t av[{SIMD_GROUP_LANES}], bv[{SIMD_GROUP_LANES}], mask = 0u; long first = -1;",
                       "            for (long i = g; i < gend; i++) {",
                       f"                {{ {read} av[i - g] = (uint32_t)({a}); bv[i - g] = (uint32_t)({b}); }}",
@@ -806,8 +806,7 @@ def _simd_function(name: str, ins: Instruction) -> tuple[str, tuple]:
                       "            for (long i = g; i < gend; i++) {",
                       f"                if (!EX || EX[i]) {{ const uint32_t res_ = {result}; {load} {' '.join(stmts)} {store} }}",
                       "            }",
-                      "        }",
-                      "    }", "}"])
+                      "        }", "    }", "}"])
     return text, ("simd_groups",)
 
 
