@@ -392,6 +392,8 @@ TESTED_ELSEWHERE = {"interpolateAtCentroid", "interpolateAtSample", "interpolate
                     # group votes: tests/compiler/test_group_vote_compile.py, tests/driver/gl/test_group_vote.py
                     "anyInvocation", "allInvocations", "allInvocationsEqual", "anyInvocationARB",
                     "allInvocationsARB", "allInvocationsEqualARB",
+                    # ARB_shader_ballot: tests/driver/gl/test_shader_ballot.py, tests/drmshim/usc/test_simd.py
+                    "ballotARB", "readInvocationARB", "readFirstInvocationARB",
                     # ARB_derivative_control: drawn in tests/driver/gl/test_core_extensions.py
                     "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
                     # geometry stage: tests/compiler/test_geometry.py and tests/driver/gl/test_geometry.py

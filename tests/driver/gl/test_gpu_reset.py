@@ -189,12 +189,13 @@ def test_arb_robustness_names_and_bounded_legacy_reads():
     c = make_ctx("compat")
     assert "GL_ARB_robustness" in c.glGetString(E.GL_EXTENSIONS).split()
     assert c.glGetGraphicsResetStatusARB() == E.GL_NO_ERROR
-    c.glPixelMapfv(E.GL_PIXEL_MAP_I_TO_R, 3, [0.0, 0.5, 1.0])
-    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_I_TO_R, 12) == [0.0, 0.5, 1.0]    # 3 floats: 12 bytes
-    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_I_TO_R, 11) is None
+    # (an I_TO_x map's size must be a power of two since 08b80a4: R_TO_R takes 3 entries)
+    c.glPixelMapfv(E.GL_PIXEL_MAP_R_TO_R, 3, [0.0, 0.5, 1.0])
+    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_R_TO_R, 12) == [0.0, 0.5, 1.0]    # 3 floats: 12 bytes
+    assert c.glGetnPixelMapfvARB(E.GL_PIXEL_MAP_R_TO_R, 11) is None
     expect(c, E.GL_INVALID_OPERATION)
-    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_I_TO_R, 6) is not None            # 3 ushorts
-    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_I_TO_R, 5) is None
+    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_R_TO_R, 6) is not None            # 3 ushorts
+    assert c.glGetnPixelMapusv(E.GL_PIXEL_MAP_R_TO_R, 5) is None
     expect(c, E.GL_INVALID_OPERATION)
     c.glMap1f(E.GL_MAP1_VERTEX_3, 0.0, 1.0, 3, 2, [0, 0, 0, 1, 1, 1])
     assert c.glGetnMapdvARB(E.GL_MAP1_VERTEX_3, E.GL_DOMAIN, 16) == [0.0, 1.0]  # 2 doubles
