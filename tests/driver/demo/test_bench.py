@@ -56,3 +56,10 @@ def test_bench_smoke(api, tmp_path):
     assert ("(Core Profile) shimgl" in text) == (api == "gl"), text     # glbench asks 4.5, then 4.3
     if "llvmpipe ms" in text:
         assert rows["fill_simple"].rstrip(" |").endswith("0, 0.000%")   # identical to llvmpipe's image
+        # the ms columns are process CPU, the ratio is theirs; wall time has columns of its own
+        head = [c.strip() for c in next(ln for ln in text.splitlines() if ln.startswith("| workload")).split("|")]
+        assert "shimgl wall" in head and "llvmpipe wall" in head, head
+        cells = [c.strip() for c in rows["fill_alu"].split("|")]
+        ours, theirs = float(cells[head.index("shimgl ms")]), float(cells[head.index("llvmpipe ms")])
+        ratio = float(cells[head.index("shimgl/llvmpipe")].rstrip("x"))
+        assert abs(ratio - ours / theirs) <= 0.05 * ours / theirs + 0.05, cells     # the cells are rounded
