@@ -226,6 +226,14 @@ def _float(src, abs_: bool, neg: bool, regs: _Regs) -> str:
     return f"fb({e})"
 
 
+def _row_moves(regs: _Regs, lane: str = "i") -> tuple[str, str]:
+    """C statements that load every register row ``regs`` reads or writes at ``lane``
+    into locals ``r<j>``, and store the written ones back (around a result's writes)."""
+    load = " ".join(f"uint32_t r{j} = R[{j} * S + {lane}];" for j in sorted(regs.read | regs.written))
+    store = " ".join(f"R[{j} * S + {lane}] = r{j};" for j in sorted(regs.written))
+    return load, store
+
+
 def _write_raw(dst: Reg, value: str, regs: _Regs) -> list[str]:
     """Statements writing the low ``dst.size`` bits of uint64_t ``value`` (as ``raw_writer``)."""
     i = dst.half // 2
@@ -718,9 +726,7 @@ def _quad_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     writes = []
     for k, (x, y) in enumerate(pairs):
         stmts = _write_float(dst, f"nan2(v[{x}] - v[{y}], v[{x}], v[{y}])", ins["sat"], out_regs)
-        wrows = sorted(out_regs.read | out_regs.written)
-        load = " ".join(f"uint32_t r{j} = R[{j} * S + q + {k}];" for j in wrows)
-        store = " ".join(f"R[{j} * S + q + {k}] = r{j};" for j in sorted(out_regs.written))
+        load, store = _row_moves(out_regs, f"q + {k}")
         writes.append(f"if (!EX || EX[q + {k}]) {{ {load} {' '.join(stmts)} {store} }}")
     text = "\n".join([f"void {name}(const args_t *A, long lo, long hi) {{",
                       "    uint32_t *restrict R = A->r; const long S = A->S;",
@@ -746,9 +752,7 @@ def _vote_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     result = {"any": "some", "all": "every", "eq": "(every | !some)"}[ins["mode"]]
     out_regs = _Regs()
     stmts = _write_raw(dst, "(uint64_t)res_", out_regs)
-    wrows = sorted(out_regs.read | out_regs.written)
-    load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
-    store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
+    load, store = _row_moves(out_regs)
     text = "\n".join([*_simd_group_loop(name),
                       "            int some = 0, every = 1;",
                       "            for (long i = g; i < gend; i++) {",
@@ -790,9 +794,7 @@ def _simd_function(name: str, ins: Instruction) -> tuple[str, tuple]:
               "first": "(first >= 0 ? av[first] : 0u)", "lane": "(uint32_t)(i - g)"}[ins["mode"]]
     out_regs = _Regs()
     stmts = _write_raw(dst, "(uint64_t)res_", out_regs)
-    wrows = sorted(out_regs.read | out_regs.written)
-    load = " ".join(f"uint32_t r{j} = R[{j} * S + i];" for j in wrows)
-    store = " ".join(f"R[{j} * S + i] = r{j};" for j in sorted(out_regs.written))
+    load, store = _row_moves(out_regs)
     text = "\n".join([*_simd_group_loop(name),
                       f"            uint32_t av[{SIMD_GROUP_LANES}], bv[{SIMD_GROUP_LANES}], mask = 0u; long first = -1;",
                       "            for (long i = g; i < gend; i++) {",

@@ -193,6 +193,16 @@ def compile_clock(ins: Instruction):
     return step
 
 
+def _group_starts(b):
+    """The first lane of each SIMD group of batch ``b``, once per batch size (``vote``
+    and ``simd`` share it)."""
+    key = ("simd_groups", b.n)
+    starts = b.memo.get(key)
+    if starts is None:
+        starts = b.memo[key] = simd_group_starts(b.n, b.ctx.threadgroup_lanes)
+    return starts
+
+
 def compile_vote(ins: Instruction):
     """A cross-lane vote (``semantics.vote``) over the SIMD groups of the batch: a batch
     starts at a group boundary (``ShaderCore._batch_size``), and in compute groups
@@ -203,10 +213,7 @@ def compile_vote(ins: Instruction):
     ut = UINT[dst.size]
 
     def step(b):
-        key = ("simd_groups", b.n)
-        starts = b.memo.get(key)
-        if starts is None:
-            starts = b.memo[key] = simd_group_starts(b.n, b.ctx.threadgroup_lanes)
+        starts = _group_starts(b)
         v = np.broadcast_to(a(b), (b.n,))
         write(b, impl(mode, v, b.exec, starts).astype(ut))
     return step
@@ -221,10 +228,7 @@ def compile_simd(ins: Instruction):
                                 ins.op.impl)
 
     def step(b):
-        key = ("simd_groups", b.n)
-        starts = b.memo.get(key)
-        if starts is None:
-            starts = b.memo[key] = simd_group_starts(b.n, b.ctx.threadgroup_lanes)
+        starts = _group_starts(b)
         av = np.broadcast_to(a(b), (b.n,))
         bv = np.broadcast_to(b_(b), (b.n,))
         write(b, impl(mode, av, bv, b.exec, starts).astype(np.uint32))
