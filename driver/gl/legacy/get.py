@@ -129,8 +129,7 @@ class GetLegacyMixin:
             E.GL_INDEX_CLEAR_VALUE: lambda c: L(c).index_clear,
             E.GL_RGBA_MODE: lambda c: True, E.GL_INDEX_MODE: lambda c: False,
             E.GL_AUX_BUFFERS: lambda c: 0,
-            E.GL_RED_BITS: lambda c: 8, E.GL_GREEN_BITS: lambda c: 8, E.GL_BLUE_BITS: lambda c: 8,
-            E.GL_ALPHA_BITS: lambda c: 8, E.GL_DEPTH_BITS: lambda c: 24, E.GL_STENCIL_BITS: lambda c: 8,
+            # (GL_RED_BITS .. GL_STENCIL_BITS: the core table's, from the draw framebuffer)
             E.GL_ACCUM_RED_BITS: lambda c: 0, E.GL_ACCUM_GREEN_BITS: lambda c: 0,
             E.GL_ACCUM_BLUE_BITS: lambda c: 0, E.GL_ACCUM_ALPHA_BITS: lambda c: 0,
             E.GL_INDEX_BITS: lambda c: 0,

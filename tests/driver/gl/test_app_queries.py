@@ -42,6 +42,24 @@ def test_compat_bits_queries():
     expect(c, E.GL_NO_ERROR)
 
 
+@pytest.mark.parametrize("fmt,bits", [(E.GL_DEPTH_COMPONENT16, 16), (E.GL_DEPTH_COMPONENT24, 24),
+                                      (E.GL_DEPTH_COMPONENT32F, 32)])
+def test_compat_depth_bits_follow_the_bound_framebuffer(fmt, bits):
+    """A compatibility context answers GL_*_BITS from the draw framebuffer's
+    attachments, as the core profile does (GL 4.6 compatibility table 23.73):
+    a 16-bit depth renderbuffer has 16 depth bits and no colour or stencil."""
+    c = make_ctx("compat")
+    fb, rb = c.glGenFramebuffers(1)[0], c.glGenRenderbuffers(1)[0]
+    c.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    c.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+    c.glRenderbufferStorage(E.GL_RENDERBUFFER, fmt, 15, 15)
+    c.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_DEPTH_ATTACHMENT, E.GL_RENDERBUFFER, rb)
+    got = [c.glGetIntegerv(p)[0] for p in (E.GL_RED_BITS, E.GL_ALPHA_BITS, E.GL_DEPTH_BITS,
+                                           E.GL_STENCIL_BITS)]
+    assert got == [0, 0, bits, 0]
+    expect(c, E.GL_NO_ERROR)
+
+
 @pytest.mark.parametrize("api", ["gl33", "gl43", "gles3"])
 def test_max_server_wait_timeout_fits_each_query_type(api):
     c = make_ctx(api)
