@@ -1061,19 +1061,31 @@ class AgxContext(PipeContext):
         # a scaled resolve (EXT_framebuffer_multisample_blit_scaled) filters the resolved texels
         bilinear = sres.samples > 1 and scaled and info.filter == PipeTexFilter.LINEAR
         mask = int(info.mask & PipeMask.RGBA)
-        for k in range(max(1, min(abs(sb.depth), abs(db.depth)))):
+        # a 3D source blitted to fewer or more slices (a 3D mipmap level): each destination
+        # slice samples the source volume at its centre's depth, filtered in depth too
+        volume = (sres.template.target == PipeTextureTarget.TEXTURE_3D and sres.samples == 1
+                  and sb.depth > 0 and db.depth > 0 and sb.depth != db.depth)
+        sd_lvl = sres.level_size_px(src.level)[2]
+        tl = make_tile_layout((dname,))
+        program = blit_program(tl.slots[0], sres.samples, mask, bilinear, volume)
+        for k in range(db.depth if volume else max(1, min(abs(sb.depth), abs(db.depth)))):
             surf = Surface(dres, dst.format, dst.level, db.z + k, db.z + k)
             fb = FramebufferState(dw_lvl, dh_lvl, cbufs=(surf,))
             batch = Batch(self, fb, next(self._serial))
             self.read(batch, sres)
             self.write(batch, dres)
-            src_desc = sres.texture_descriptor(format=sname, target=PipeTextureTarget.TEXTURE_2D,
-                                               first_level=src.level, last_level=src.level, first_layer=sb.z + k)
+            if volume:
+                z = (sb.z + (k + 0.5) * sb.depth / db.depth) / sd_lvl
+                src_desc = sres.texture_descriptor(format=sname, target=PipeTextureTarget.TEXTURE_3D,
+                                                   first_level=src.level, last_level=src.level)
+                slice_uniforms = np.append(uniforms, np.float32(z).view(np.uint32))
+            else:
+                src_desc = sres.texture_descriptor(format=sname, target=PipeTextureTarget.TEXTURE_2D,
+                                                   first_level=src.level, last_level=src.level, first_layer=sb.z + k)
+                slice_uniforms = uniforms
             dst_desc = dres.texture_descriptor(format=dname, target=PipeTextureTarget.TEXTURE_2D,
                                                first_level=dst.level, last_level=dst.level, first_layer=db.z + k)
-            tl = make_tile_layout((dname,))
-            program = blit_program(tl.slots[0], sres.samples, mask, bilinear)
-            batch.blit = (program, uniforms, src_desc + dst_desc + src_desc, smp)
+            batch.blit = (program, slice_uniforms, src_desc + dst_desc + src_desc, smp)
             self._submit(batch)
         return True
 

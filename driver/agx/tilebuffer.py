@@ -236,14 +236,17 @@ def _clamped_texel(src: str, dst: str, extent: str) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def blit_program(slot: RTSlot, samples: int, write_mask: int, bilinear: bool = False) -> bytes:
+def blit_program(slot: RTSlot, samples: int, write_mask: int, bilinear: bool = False,
+                 volume: bool = False) -> bytes:
     """Background program of a blit command (one lane per destination pixel).
 
     Uniforms (32-bit floats): u0..u3 the destination rectangle [x0, x1) x [y0, y1)
     (box clipped to the scissor and the level), u4/u5 source pixels per destination
     pixel (negative: mirrored), u6/u7 the source position of destination (0, 0),
     u8/u9 1/source size, u10 = 0.5, u11 = 1/samples, u12/u13 the source's last
-    column and row. Texture 0 (sampler 0) is the source, texture 1 the destination
+    column and row, u14 (``volume``) the normalised depth coordinate of a 3D source
+    (a blit scaled in depth samples between slices, filtered as in the other axes,
+    as Mesa's u_blitter does). Texture 0 (sampler 0) is the source, texture 1 the destination
     (loaded where the rectangle does not cover), texture 2 the source as a
     multisample view. ``samples`` > 1: a resolve, the samples of a source texel
     averaged (texture_load of each): at the texel under the destination pixel's
@@ -273,6 +276,9 @@ def blit_program(slot: RTSlot, samples: int, write_mask: int, bilinear: bool = F
             lines += _resolve_lines(x, y, samples, 32)
             lines.append(f"fmul r29, {wx}, {wy}")
             lines += [f"fma r{8 + c}, r{32 + c}, r29, r{8 + c}" for c in range(4)]
+    elif volume:
+        lines += ["fma r24, r6, u4, u6", "fma r25, r7, u5, u7", "fmul r24, r24, u8", "fmul r25, r25, u9",
+                  "mov r26, u14", "texture_sample.3d.lod r8_r9_r10_r11, r24_r25_r26, 0, 0, r14, 0", "wait 0"]
     else:
         lines += ["fma r12, r6, u4, u6", "fma r13, r7, u5, u7", "fmul r12, r12, u8", "fmul r13, r13, u9",
                   "texture_sample.2d.lod r8_r9_r10_r11, r12_r13, 0, 0, r14, 0", "wait 0"]
