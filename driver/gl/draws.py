@@ -19,6 +19,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
+from driver.gl.state import drawn_stencil_faces
 from driver.gl.color_clamp import fragment_clamps, vertex_clamps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
@@ -600,8 +601,8 @@ class DrawMixin:
         self.pipe.set_scissor_states(0, [derived.scissor(s, fb.width_px, fb.height_px)])
         self.pipe.set_blend_color(s.blend_color)
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
-        self.pipe.set_stencil_ref(max(0, min(s.stencil[0].ref, full)),
-                                  max(0, min(s.stencil[1].ref, full)))
+        front, back = drawn_stencil_faces(s)
+        self.pipe.set_stencil_ref(max(0, min(front.ref, full)), max(0, min(back.ref, full)))
         self.pipe.set_sample_mask(ps.sample_mask(s, fb.samples, multisample))
         if self.api.compat:
             if E.GL_POLYGON_STIPPLE in s.enabled:

@@ -101,6 +101,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
     _x("GL_ATI_draw_buffers", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
     _x("GL_EXT_vertex_array_bgra", _ANY, _N, _N, _N, DONE),  # test_legacy_small_extensions.py
+    _x("GL_EXT_stencil_two_side", _ANY, _N, _N, _N, DONE),  # test_stencil_two_side.py
     # ARB assembly programs (compiler/arb, driver/gl/arbprogram.py; tests/compiler/arb,
     # tests/driver/gl/test_arbprogram*.py)
     _x("GL_ARB_fragment_program", _ANY, _N, _N, _N, DONE),

@@ -248,6 +248,30 @@ EXTENSION_ENUMS = (
     "GL_NAMED_STRING_TYPE_ARB",
     # EXT_shader_framebuffer_fetch (driver/gl/features/framebuffer_fetch.py)
     "GL_FRAGMENT_SHADER_DISCARDS_SAMPLES_EXT",
+    # session 15's API-side names llvmpipe lists: EXT_stencil_two_side, IBM_rasterpos_clip,
+    # EXT_debug_label, MESA_framebuffer_flip_y, EXT_memory_object(_fd)
+    "GL_STENCIL_TEST_TWO_SIDE_EXT",
+    "GL_ACTIVE_STENCIL_FACE_EXT",
+    "GL_RASTER_POSITION_UNCLIPPED_IBM",
+    "GL_BUFFER_OBJECT_EXT",
+    "GL_SHADER_OBJECT_EXT",
+    "GL_PROGRAM_OBJECT_EXT",
+    "GL_QUERY_OBJECT_EXT",
+    "GL_VERTEX_ARRAY_OBJECT_EXT",
+    "GL_PROGRAM_PIPELINE_OBJECT_EXT",
+    "GL_FRAMEBUFFER_FLIP_Y_MESA",
+    "GL_TEXTURE_TILING_EXT",
+    "GL_DEDICATED_MEMORY_OBJECT_EXT",
+    "GL_PROTECTED_MEMORY_OBJECT_EXT",
+    "GL_NUM_TILING_TYPES_EXT",
+    "GL_TILING_TYPES_EXT",
+    "GL_OPTIMAL_TILING_EXT",
+    "GL_LINEAR_TILING_EXT",
+    "GL_NUM_DEVICE_UUIDS_EXT",
+    "GL_DEVICE_UUID_EXT",
+    "GL_DRIVER_UUID_EXT",
+    "GL_UUID_SIZE_EXT",
+    "GL_HANDLE_TYPE_OPAQUE_FD_EXT",
 )
 
 

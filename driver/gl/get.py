@@ -12,6 +12,7 @@ from driver.gl.features.gles_ext import es_has, parallel_compile
 from driver.gl.formats import general_purpose_compressed
 from driver.gl.textures import bound_texture, texture_binding_name
 from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
+from driver.gl.state import STENCIL_TWO_SIDE_BACK
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
 
@@ -23,6 +24,13 @@ NORMALIZED_PNAMES = frozenset({E.GL_COLOR_CLEAR_VALUE, E.GL_BLEND_COLOR, E.GL_DE
 
 # ARB_texture_buffer_object's glGet names (the _ARB enums have no core spelling)
 _TEXTURE_BUFFER_DATA_STORE_BINDING, _TEXTURE_BUFFER_FORMAT = 0x8C2D, 0x8C2E
+
+
+def _active_stencil(c):
+    """The StencilFace the front-face queries answer (EXT_stencil_two_side: the
+    active stencil face's)."""
+    sb = c.state.stencil_buffer
+    return sb.stencil[sb.active_stencil_face]
 
 
 def _name(obj) -> int:
@@ -88,13 +96,13 @@ class GetMixin:
             E.GL_BLEND_EQUATION_RGB: lambda c: c.state.color_buffer.rt[0].eq_rgb,
             E.GL_BLEND_EQUATION_ALPHA: lambda c: c.state.color_buffer.rt[0].eq_alpha,
             E.GL_BLEND_COLOR: lambda c: c.state.color_buffer.blend_color,
-            E.GL_STENCIL_FUNC: lambda c: c.state.stencil_buffer.stencil[0].func,
-            E.GL_STENCIL_REF: lambda c: c.state.stencil_buffer.stencil[0].ref,
-            E.GL_STENCIL_VALUE_MASK: lambda c: c.state.stencil_buffer.stencil[0].value_mask,
-            E.GL_STENCIL_WRITEMASK: lambda c: c.state.stencil_buffer.stencil[0].write_mask,
-            E.GL_STENCIL_FAIL: lambda c: c.state.stencil_buffer.stencil[0].fail,
-            E.GL_STENCIL_PASS_DEPTH_FAIL: lambda c: c.state.stencil_buffer.stencil[0].zfail,
-            E.GL_STENCIL_PASS_DEPTH_PASS: lambda c: c.state.stencil_buffer.stencil[0].zpass,
+            E.GL_STENCIL_FUNC: lambda c: _active_stencil(c).func,
+            E.GL_STENCIL_REF: lambda c: _active_stencil(c).ref,
+            E.GL_STENCIL_VALUE_MASK: lambda c: _active_stencil(c).value_mask,
+            E.GL_STENCIL_WRITEMASK: lambda c: _active_stencil(c).write_mask,
+            E.GL_STENCIL_FAIL: lambda c: _active_stencil(c).fail,
+            E.GL_STENCIL_PASS_DEPTH_FAIL: lambda c: _active_stencil(c).zfail,
+            E.GL_STENCIL_PASS_DEPTH_PASS: lambda c: _active_stencil(c).zpass,
             E.GL_STENCIL_BACK_FUNC: lambda c: c.state.stencil_buffer.stencil[1].func,
             E.GL_STENCIL_BACK_REF: lambda c: c.state.stencil_buffer.stencil[1].ref,
             E.GL_STENCIL_BACK_VALUE_MASK: lambda c: c.state.stencil_buffer.stencil[1].value_mask,
@@ -325,6 +333,9 @@ class GetMixin:
             })
         if api.gl(4, 3):
             t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: c.state.multisample.min_sample_shading
+        if api.has_extension("GL_EXT_stencil_two_side"):
+            t[E.GL_ACTIVE_STENCIL_FACE_EXT] = lambda c: (
+                E.GL_BACK if c.state.stencil_buffer.active_stencil_face == STENCIL_TWO_SIDE_BACK else E.GL_FRONT)
         t.update(self._legacy_get_entries())
         return t
 

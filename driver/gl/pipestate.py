@@ -17,6 +17,7 @@ from driver.gallium import (
 )
 from driver.gl import enums as E
 from driver.gl.features.blend_advanced import advanced_equation_name
+from driver.gl.state import drawn_stencil_faces
 
 __all__ = ["blend_state", "dsa_state", "rasterizer_state", "viewport_state", "scissor_state",
            "vertex_format", "sampler_state", "sampler_view", "compare_func", "DerivedStates"]
@@ -189,7 +190,7 @@ def dsa_state(s, has_depth: bool, stencil_bits: int, integer_colour: bool = Fals
     0 holds integers (`integer_colour`; EXT_texture_integer, GL 3.0 compatibility)."""
     depth = E.GL_DEPTH_TEST in s.enabled and has_depth
     stencil = E.GL_STENCIL_TEST in s.enabled and stencil_bits > 0
-    front, back = s.stencil
+    front, back = drawn_stencil_faces(s)
     alpha = E.GL_ALPHA_TEST in s.enabled and not integer_colour
     return DepthStencilAlphaState(
         depth_enabled=depth, depth_writemask=depth and s.depth_mask,

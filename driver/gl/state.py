@@ -15,7 +15,8 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.viewports import broadcast, set_viewport_value, viewport_value
 
 __all__ = ["GLState", "StateGroup", "EnableSet", "GROUPS", "FIELD_GROUPS", "RtBlend", "StencilFace",
-           "PixelStore", "StateMixin", "next_generation", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS"]
+           "PixelStore", "StateMixin", "next_generation", "BLEND_FACTORS", "COMPARE_FUNCS", "STENCIL_OPS",
+           "STENCIL_FRONT", "STENCIL_BACK", "STENCIL_TWO_SIDE_BACK", "drawn_stencil_faces"]
 
 COMPARE_FUNCS = frozenset(range(E.GL_NEVER, E.GL_ALWAYS + 1))
 STENCIL_OPS = frozenset({E.GL_KEEP, E.GL_ZERO, E.GL_REPLACE, E.GL_INCR, E.GL_DECR,
@@ -224,14 +225,35 @@ class DepthBufferState(StateGroup):
     clear_depth: float = 1.0
 
 
+#: ``StencilBufferState.stencil``'s indices: the front face, GL 2.0's back face
+#: (glStencil*Separate), EXT_stencil_two_side's back face (glActiveStencilFaceEXT(BACK))
+STENCIL_FRONT, STENCIL_BACK, STENCIL_TWO_SIDE_BACK = 0, 1, 2
+
+
 @dataclass(slots=True)
 class StencilBufferState(StateGroup):
-    """STENCIL_BUFFER_BIT: ``stencil`` is (front, back) StencilFace (own generations)."""
-    stencil: tuple = field(default_factory=lambda: (StencilFace(), StencilFace()))
+    """STENCIL_BUFFER_BIT: ``stencil`` is (front, back, two-side back) StencilFace
+    (own generations). As in Mesa, EXT_stencil_two_side's back face is a set of its
+    own: GL 2.0's back face is used for back-facing polygons unless
+    STENCIL_TEST_TWO_SIDE_EXT is enabled (``drawn_stencil_faces``).
+    ``active_stencil_face``: the index glStencilFunc/Op/Mask and the front-face
+    queries use (STENCIL_FRONT, or STENCIL_TWO_SIDE_BACK after
+    glActiveStencilFaceEXT(BACK))."""
+    stencil: tuple = field(default_factory=lambda: (StencilFace(), StencilFace(), StencilFace()))
     clear_stencil: int = 0
+    active_stencil_face: int = STENCIL_FRONT
 
     def key(self) -> tuple:
-        return (self.gen, self.stencil[0].gen, self.stencil[1].gen)
+        return (self.gen, *(face.gen for face in self.stencil))
+
+
+def drawn_stencil_faces(s) -> tuple:
+    """The (front, back) StencilFace a draw tests with (EXT_stencil_two_side
+    section 4.1.5: its back set while STENCIL_TEST_TWO_SIDE_EXT is enabled,
+    else GL 2.0's)."""
+    two_side = E.GL_STENCIL_TEST_TWO_SIDE_EXT in s.enabled
+    faces = s.stencil_buffer.stencil
+    return faces[STENCIL_FRONT], faces[STENCIL_TWO_SIDE_BACK if two_side else STENCIL_BACK]
 
 
 @dataclass(slots=True)
@@ -413,6 +435,8 @@ class StateMixin:
         if api.has_extension("GL_KHR_blend_equation_advanced_coherent"):
             from driver.gl.features.blend_advanced import GL_BLEND_ADVANCED_COHERENT_KHR
             caps.add(GL_BLEND_ADVANCED_COHERENT_KHR)
+        if api.has_extension("GL_EXT_stencil_two_side"):
+            caps.add(E.GL_STENCIL_TEST_TWO_SIDE_EXT)
         if api.compat:
             caps |= {E.GL_ALPHA_TEST, E.GL_NORMALIZE, E.GL_POINT_SMOOTH, E.GL_POINT_SPRITE,
                      E.GL_VERTEX_PROGRAM_TWO_SIDE, E.GL_LIGHTING, E.GL_FOG, E.GL_COLOR_MATERIAL,
@@ -593,30 +617,45 @@ class StateMixin:
     # -- stencil -----------------------------------------------------------------
     def _faces(self, face: int):
         check_enum(face, FACES)
-        front, back = self.state.stencil
+        front, back = self.state.stencil[:2]
         return {E.GL_FRONT: (front,), E.GL_BACK: (back,), E.GL_FRONT_AND_BACK: (front, back)}[face]
 
+    def _active_faces(self) -> tuple:
+        """The faces glStencilFunc/Op/Mask set: front and GL 2.0's back, or only
+        EXT_stencil_two_side's back one after glActiveStencilFaceEXT(BACK)."""
+        sb = self.state.stencil_buffer
+        if sb.active_stencil_face == STENCIL_TWO_SIDE_BACK:
+            return (sb.stencil[STENCIL_TWO_SIDE_BACK],)
+        return sb.stencil[:2]
+
     def glStencilFunc(self, func: int, ref: int, mask: int) -> None:
-        self.glStencilFuncSeparate(E.GL_FRONT_AND_BACK, func, ref, mask)
+        self._stencil_func(self._active_faces(), func, ref, mask)
 
     def glStencilFuncSeparate(self, face: int, func: int, ref: int, mask: int) -> None:
-        faces = self._faces(face)
+        self._stencil_func(self._faces(face), func, ref, mask)
+
+    @staticmethod
+    def _stencil_func(faces, func: int, ref: int, mask: int) -> None:
         check_enum(func, COMPARE_FUNCS)
         for f in faces:
             f.func, f.ref, f.value_mask = func, int(ref), int(mask) & 0xFFFFFFFF
 
     def glStencilOp(self, fail: int, zfail: int, zpass: int) -> None:
-        self.glStencilOpSeparate(E.GL_FRONT_AND_BACK, fail, zfail, zpass)
+        self._stencil_op(self._active_faces(), fail, zfail, zpass)
 
     def glStencilOpSeparate(self, face: int, fail: int, zfail: int, zpass: int) -> None:
-        faces = self._faces(face)
+        self._stencil_op(self._faces(face), fail, zfail, zpass)
+
+    @staticmethod
+    def _stencil_op(faces, fail: int, zfail: int, zpass: int) -> None:
         for op in (fail, zfail, zpass):
             check_enum(op, STENCIL_OPS)
         for f in faces:
             f.fail, f.zfail, f.zpass = fail, zfail, zpass
 
     def glStencilMask(self, mask: int) -> None:
-        self.glStencilMaskSeparate(E.GL_FRONT_AND_BACK, mask)
+        for f in self._active_faces():
+            f.write_mask = int(mask) & 0xFFFFFFFF
 
     def glStencilMaskSeparate(self, face: int, mask: int) -> None:
         for f in self._faces(face):
