@@ -3,6 +3,8 @@
 Public API:
 - `preprocess(source)` -> `(text, version, profile, extensions)`
 - `parse(source, stage)` -> `TranslationUnit`, a fully typed AST (see `ast.py`)
+- `expand_includes(source, stage, includes)` -> the source with its `#include`
+  directives replaced by the named strings they include (`include.py`)
 - `GLSLCompileError` (raised with `.info_log` in Mesa's format)
 
 May import nothing outside compiler.glsl (and the standard library).
@@ -67,9 +69,28 @@ def preprocess(source: str) -> Preprocessed:
     return Preprocessed(r.text, r.version.number, r.profile, r.extensions)
 
 
+def expand_includes(source: str, stage: str, includes, *, compat_context: bool | None = None,
+                    extensions: Collection[str] | None = None) -> str:
+    """`source` with each `#include` it runs replaced by the named string it names,
+    between `#line` directives that keep every position (the preprocessor's
+    ``flat_source``; `source` itself when it includes nothing): a text that
+    compiles as `source` does with `includes` (``include.Includes``: the named
+    strings and search paths), without them. Raises GLSLCompileError with the
+    preprocessor's messages (an `#include` naming no string among them)."""
+    from .preprocessor import preprocess_full
+    log = InfoLog()
+    with recursion_headroom():
+        try:
+            r = preprocess_full(source, log, stage, compat_context, extensions, includes)
+        except Exception as e:  # noqa: BLE001 - a compiler bug still ends in an info log
+            raise GLSLCompileError(internal_error_log(e)) from e
+    log.raise_if_errors()
+    return r.flat_source if r.flat_source is not None else source
+
+
 def parse(source: str, stage: str, *, compat_context: bool | None = None,
           require_main: bool = False, extensions: Collection[str] | None = None,
-          shader_object: bool = False) -> TranslationUnit:
+          shader_object: bool = False, includes=None) -> TranslationUnit:
     """Preprocess, parse and type-check one shader.
 
     `stage` is "vertex", "fragment" or "compute". `compat_context` says whether
@@ -89,13 +110,14 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
     `shader_object`: the source is one GL shader object, which another object of
     the same stage may complete: calls to functions declared without a body are
     listed in the unit's `unresolved_calls` for the link (`compiler.link`) instead
-    of being errors.
+    of being errors. `includes`: what `#include` may name (``include.Includes``;
+    None: nothing).
     """
     if stage not in STAGES:
         raise ValueError(f"unknown shader stage {stage!r}; expected one of {STAGES}")
     with recursion_headroom():
         try:
-            return _parse(source, stage, compat_context, require_main, extensions, shader_object)
+            return _parse(source, stage, compat_context, require_main, extensions, shader_object, includes)
         except GLSLCompileError:
             raise
         except Exception as e:  # noqa: BLE001 - a compiler bug still ends in an info log
@@ -103,13 +125,13 @@ def parse(source: str, stage: str, *, compat_context: bool | None = None,
 
 
 def _parse(source: str, stage: str, compat_context: bool | None, require_main: bool,
-           extensions: Collection[str] | None, shader_object: bool = False) -> TranslationUnit:
+           extensions: Collection[str] | None, shader_object: bool = False, includes=None) -> TranslationUnit:
     from .lexer import tokenize
     from .parser import parse_tokens
     from .preprocessor import preprocess_full
     from .semantic import analyze
     log = InfoLog()
-    pp = preprocess_full(source, log, stage, compat_context, extensions)
+    pp = preprocess_full(source, log, stage, compat_context, extensions, includes)
     if not log.has_errors:
         extensions = dict(pp.extensions)
         if not pp.version.es:
@@ -138,6 +160,6 @@ def _parse(source: str, stage: str, compat_context: bool | None, require_main: b
 
 __all__ = [
     "FunctionSignature", "GLSLCompileError", "GLSLType", "GLSLVersion", "InfoLog", "MAX_NESTING_DEPTH", "Message",
-    "NodeVisitor", "Preprocessed", "PreprocessResult", "SourceLoc", "STAGES", "TranslationUnit",
+    "NodeVisitor", "Preprocessed", "expand_includes", "PreprocessResult", "SourceLoc", "STAGES", "TranslationUnit",
     "Variable", "ast", "parse", "preprocess", "preprocess_full", "recursion_headroom", "walk",
 ]

@@ -21,12 +21,13 @@ from compiler.scope import internal_error_text
 
 
 class SourceLoc(NamedTuple):
-    """Where a construct starts: source-string number, 1-based line and column.
+    """Where a construct starts: source-string number (or the path of a string
+    `#include` included, ARB_shading_language_include), 1-based line and column.
 
     A NamedTuple (not a dataclass): the lexer makes one per token.
     """
 
-    source: int = 0
+    source: int | str = 0
     line: int = 1
     column: int = 1
 

@@ -6,14 +6,25 @@ What it does, in order:
 2. splits each logical line into preprocessing tokens (identifiers, numbers,
    punctuators) that remember their column and the white space before them;
 3. runs directives (`#define`, `#undef`, `#if`/`#ifdef`/`#ifndef`/`#elif`/
-   `#else`/`#endif`, `#error`, `#pragma`, `#extension`, `#version`, `#line`)
-   and expands macros on every active text line.
+   `#else`/`#endif`, `#error`, `#pragma`, `#extension`, `#version`, `#line`,
+   and `#include` with ARB_shading_language_include) and expands macros on
+   every active text line.
 
 The result has exactly one output line per logical input line (directives and
 skipped lines become empty lines) and a line map giving each output line's
 source-string number and line number, so the lexer reports the positions of
 the original text. A line where nothing was expanded is copied verbatim, so its
 columns are exact too.
+
+`#include` (compiler/glsl/include.py looks the path up among the named strings
+the GL gives) preprocesses the included string in place, with the macros and
+conditionals of the including one; its lines are located by the path the
+directive names (as its `__FILE__`), and the including string's numbering
+resumes after it. The result's `flat_source` is the source with each `#include`
+replaced by the included text between `#line N "path"` directives that keep
+every position: a text that compiles the same without the named strings (the
+GL keeps it as the compiled source, so later changes to the strings change
+nothing, as the extension requires).
 
 Version handling: `#version` must come before anything but comments and white
 space; without it the version is 1.10. `__VERSION__`, `GL_ES`,
@@ -28,6 +39,8 @@ from dataclasses import dataclass, field
 
 from .errors import InfoLog, SourceLoc
 from collections.abc import Collection
+
+from .include import MAX_INCLUDE_DEPTH, IncludeError, Includes, parse_path
 
 from .versions import (DEFAULT_VERSION, Extension, GLSLVersion, extension_table,
                        parse_version)
@@ -87,13 +100,16 @@ def _render(tokens: list[PPToken]) -> str:
 class _LogicalLine:
     text: str
     line: int  # physical line number (1-based) where it starts
+    start: int = 0  # its span in the source text: [start, end), the newline excluded
+    end: int = 0
 
 
-def _split_logical_lines(source: str, log: InfoLog) -> list[_LogicalLine]:
+def _split_logical_lines(source: str, log: InfoLog, src: int | str = 0) -> list[_LogicalLine]:
     """Join continuation lines, replace comments by spaces; one entry per line kept."""
     lines: list[_LogicalLine] = []
     cur: list[str] = []
     start_line = line = 1
+    start = 0
     i, n = 0, len(source)
     while i < n:
         c = source[i]
@@ -106,9 +122,10 @@ def _split_logical_lines(source: str, log: InfoLog) -> list[_LogicalLine]:
             line += 1
             continue
         if c == "\n":
-            lines.append(_LogicalLine("".join(cur), start_line))
+            lines.append(_LogicalLine("".join(cur), start_line, start, i))
             cur = []
             i += 1
+            start = i
             line += 1
             start_line = line
             continue
@@ -124,7 +141,7 @@ def _split_logical_lines(source: str, log: InfoLog) -> list[_LogicalLine]:
         if c == "/" and source.startswith("/*", i):
             end = source.find("*/", i + 2)
             if end < 0:
-                log.error(SourceLoc(0, line, len("".join(cur)) + 1),
+                log.error(SourceLoc(src, line, len("".join(cur)) + 1),
                           "unterminated comment", preprocessor=True)
                 end = n
             body = source[i:end + 2]
@@ -136,7 +153,7 @@ def _split_logical_lines(source: str, log: InfoLog) -> list[_LogicalLine]:
         cur.append(c)
         i += 1
     if cur or not lines:
-        lines.append(_LogicalLine("".join(cur), start_line))
+        lines.append(_LogicalLine("".join(cur), start_line, start, n))
     return lines
 
 
@@ -171,6 +188,9 @@ class PreprocessResult:
     version_loc: SourceLoc = SourceLoc()
     invariant_all: bool = False
     extension_locs: dict[str, SourceLoc] = field(default_factory=dict)
+    # the source with every #include replaced by the text it included (between #line
+    # directives that keep the positions); None when nothing was included
+    flat_source: str | None = None
 
 
 class _Cond:
@@ -192,8 +212,15 @@ class Preprocessor:
     """One run over one shader source; see the module docstring."""
 
     def __init__(self, source: str, log: InfoLog | None = None, stage: str | None = None,
-                 compat_context: bool | None = None, available: Collection[str] | None = None):
+                 compat_context: bool | None = None, available: Collection[str] | None = None,
+                 includes: Includes | None = None):
         self.log = log if log is not None else InfoLog()
+        self.includes = includes     # the named strings #include may name (None: none)
+        self.included = False        # an #include was carried out
+        self._include: tuple[str, bool, int] | None = None   # set by an #include directive
+        self._include_depth = 0
+        self._cond_base = 0          # conditionals of the strings that include this one
+        self._raw_line = ""          # the logical line of the directive being run
         self.compat_context = compat_context
         self.available = available   # the GL context's GLSL extensions (None: all we know)
         self.profile_token: str | None = None  # the profile named by #version, if any
@@ -210,7 +237,7 @@ class Preprocessor:
         self.pragmas: list[str] = []
         self.invariant_all = False
         self.version_loc = SourceLoc()
-        self.src_no = 0
+        self.src_no: int | str = 0   # a source-string number, or the path of an included string
         self.cur_line = 1
         self.cur_col = 1
 
@@ -234,9 +261,29 @@ class Preprocessor:
     def run(self) -> PreprocessResult:
         lines = _split_logical_lines(self.source, self.log)
         out: list[str] = []
-        line_map: list[tuple[int, int]] = []
-        line_offset = 0  # added to physical line numbers after #line
+        line_map: list[tuple[int | str, int]] = []
+        flat: list[str] = []
         self._define_builtins()
+        self._run_lines(lines, self.source, out, line_map, flat, None)
+        for cond in self.conds:
+            self.log.error(cond.loc, "Unterminated #if", preprocessor=True)
+        if not self.version_seen and not self.seen_content:
+            self._implicit_version()
+        return PreprocessResult(
+            text="\n".join(out), version=self.version, profile=self.version.profile,
+            extensions=dict(self.extensions), line_map=line_map, pragmas=self.pragmas,
+            version_loc=self.version_loc, invariant_all=self.invariant_all,
+            extension_locs=dict(self.extension_locs),
+            flat_source="".join(flat) if self.included else None)
+
+    def _run_lines(self, lines: list[_LogicalLine], text: str, out: list[str],
+                   line_map: list[tuple[int | str, int]], flat: list[str],
+                   including: tuple[str, ...] | None) -> None:
+        """Preprocess the logical `lines` of one string (`text`: a shader source, or the
+        named string at tree location `including`), appending to `out`/`line_map`, and
+        its text with every `#include` replaced by what it includes to `flat`."""
+        line_offset = 0  # added to physical line numbers after #line
+        flat_pos = 0     # `text` up to here is in `flat`
         i = 0
         while i < len(lines):
             ll = lines[i]
@@ -245,12 +292,18 @@ class Preprocessor:
             toks = tokenize_line(ll.text)
             line_map.append((self.src_no, self.cur_line))
             if toks and toks[0].text == "#":
+                self._raw_line = ll.text
                 new_line = self._directive(toks)
                 out.append("")
                 if new_line is not None:
                     # The next physical line gets number new_line.
                     nxt = lines[i].line if i < len(lines) else ll.line + 1
                     line_offset = new_line - nxt
+                include, self._include = self._include, None
+                if include is not None:
+                    flat.append(text[flat_pos:ll.start])
+                    flat_pos = ll.end
+                    self._include_string(include, out, line_map, flat, including)
                 continue
             if not self.active or not toks:
                 out.append("")
@@ -273,15 +326,46 @@ class Preprocessor:
             for jl in joined:
                 out.append("")
                 line_map.append((self.src_no, jl))
-        for cond in self.conds:
-            self.log.error(cond.loc, "Unterminated #if", preprocessor=True)
-        if not self.version_seen and not self.seen_content:
-            self._implicit_version()
-        return PreprocessResult(
-            text="\n".join(out), version=self.version, profile=self.version.profile,
-            extensions=dict(self.extensions), line_map=line_map, pragmas=self.pragmas,
-            version_loc=self.version_loc, invariant_all=self.invariant_all,
-            extension_locs=dict(self.extension_locs))
+        flat.append(text[flat_pos:])
+
+    def _include_string(self, include, out, line_map, flat, including) -> None:
+        """Preprocess the named string an active `#include` names, in place of the
+        directive (ARB_shading_language_include): its lines are located by the path the
+        directive gives (as `__FILE__`), and the including string's numbering resumes
+        after it. `flat` gets `#line` directives that say the same around its text."""
+        path, angle, col = include
+        if self.includes is None:
+            self.error(f'#include "{path}": no named strings are available to this compile', col)
+            return
+        try:
+            loc = self.includes.resolve(path, angle, including)
+        except IncludeError as e:
+            self.error(str(e), col)
+            return
+        if self._include_depth >= MAX_INCLUDE_DEPTH:
+            self.error(f'#include "{path}": more than {MAX_INCLUDE_DEPTH} nested #include strings', col)
+            return
+        self.included = True
+        text = self.includes.strings[loc]
+        src, line, cond_base = self.src_no, self.cur_line, self._cond_base
+        # "#line N" numbers the next line N from GLSL 3.30 / ES 3.00, the directive's own before
+        after = 0 if self._line_numbers_next() else 1
+        flat.append(f'#line {1 - after} "{path}"\n')
+        self.src_no, self._cond_base = path, len(self.conds)
+        self._include_depth += 1
+        try:
+            self._run_lines(_split_logical_lines(text, self.log, path), text, out, line_map, flat, loc)
+        finally:
+            self._include_depth -= 1
+        while len(self.conds) > self._cond_base:     # conditionals close in their own string
+            self.log.error(self.conds.pop().loc, "Unterminated #if", preprocessor=True)
+        self.src_no, self.cur_line, self._cond_base = src, line, cond_base
+        flat.append(f"\n#line {line + 1 - after} {_source_text(src)}")
+
+    def _line_numbers_next(self) -> bool:
+        """Whether `#line N` gives N to the next line (GLSL 3.30 / ES 3.00 and later)
+        rather than to the directive's own line."""
+        return self.version.number >= 330 or (self.version.es and self.version.number >= 300)
 
     def _needs_more_lines(self, toks: list[PPToken]) -> bool:
         """True when the line ends inside a call of a function-like macro."""
@@ -392,7 +476,9 @@ class Preprocessor:
         elif name == "extension":
             self._extension(args, hash_col)
         elif name == "line":
-            return self._line(args, hash_col)
+            return self._line(args, hash_col, self._directive_rest(name_tok))
+        elif name == "include":
+            self._include_directive(self._directive_rest(name_tok), hash_col)
         else:
             self.error("Illegal non-directive after #", hash_col)
         return None
@@ -424,7 +510,7 @@ class Preprocessor:
         self.conds.append(_Cond(loc, True, value))
 
     def _change_cond(self, name, args, hash_col):
-        if not self.conds:
+        if len(self.conds) <= self._cond_base:
             self.error(f"#{name} without #if", hash_col)
             return
         c = self.conds[-1]
@@ -586,8 +672,46 @@ class Preprocessor:
         self.extensions[name] = behavior
         self.extension_locs[name] = self._loc(hash_col)
 
-    def _line(self, args, hash_col) -> int | None:
+    def _directive_rest(self, name_tok: PPToken) -> str:
+        """The directive line's text after its name (what `#include` and `#line` read
+        as text: a quoted path is no preprocessing token)."""
+        return self._raw_line[name_tok.column - 1 + len(name_tok.text):]
+
+    def _include_enabled(self) -> bool:
+        return self.extensions.get("GL_ARB_shading_language_include") in ("enable", "require", "warn")
+
+    def _include_directive(self, rest: str, hash_col: int) -> None:
+        """`#include "path"` / `#include <path>` (ARB_shading_language_include): the
+        string is looked up and preprocessed after the directive (`_include_string`)."""
+        if not self._include_enabled():
+            self.error("#include needs `#extension GL_ARB_shading_language_include'", hash_col)
+            return
+        text = rest.strip()
+        m = re.fullmatch(r'"([^"]*)"(.*)', text) or re.fullmatch(r"<([^>]*)>(.*)", text)
+        if m is None:
+            self.error('#include expects "path" or <path>', hash_col)
+            return
+        if m.group(2).strip():
+            self.error("extra tokens at end of directive", hash_col)
+            return
+        self._include = (m.group(1), text.startswith("<"), hash_col)
+
+    def _line(self, args, hash_col, rest: str = "") -> int | None:
+        path = None
+        m = re.fullmatch(r'(.*?)"([^"]*)"\s*', rest)
+        if m is not None:         # #line <line> "<path>" (ARB_shading_language_include)
+            if not self._include_enabled():
+                self.error("syntax error, unexpected string: #line with a path needs "
+                           "`#extension GL_ARB_shading_language_include'", hash_col)
+                return None
+            path = m.group(2)
+            args = tokenize_line(m.group(1))
         toks, _ = self.expand(args, self.cur_line)
+        if path is None and toks and toks[-1].kind == "str":      # #line N __FILE__ in an included string
+            path = toks.pop().text[1:-1]
+        if path is not None and parse_path(path) is None:
+            self.error(f'#line: "{path}" is not a valid path', hash_col)
+            return None
         nums = []
         for t in toks:
             if t.kind != "num":
@@ -599,15 +723,17 @@ class Preprocessor:
             except ValueError:
                 self.error(f"syntax error, unexpected {t.text}", hash_col)
                 return None
-        if not 1 <= len(nums) <= 2:
+        if not 1 <= len(nums) <= (1 if path is not None else 2):
             self.error("syntax error, unexpected NEWLINE", hash_col)
             return None
         if len(nums) == 2:
             self.src_no = nums[1]
+        elif path is not None:
+            self.src_no = path
         new = nums[0]
         # GLSL 3.30 / ES 3.00 and later: the next line has number `line`;
         # earlier versions: the directive's own line has number `line`.
-        if not (self.version.number >= 330 or (self.version.es and self.version.number >= 300)):
+        if not self._line_numbers_next():
             new += 1
         return new
 
@@ -650,6 +776,11 @@ class Preprocessor:
             self.error(str(e), hash_col)
             return False
         return value != 0
+
+
+def _source_text(src: int | str) -> str:
+    """A source-string number or an included string's path as `#line` writes it."""
+    return str(src) if isinstance(src, int) else f'"{src}"'
 
 
 def _is_directive(text: str) -> bool:
@@ -764,7 +895,9 @@ def _expand(self: Preprocessor, tokens: list[PPToken], line: int) -> tuple[list[
             changed = True
             continue
         if m.name == "__FILE__":
-            out.append(t.copy(kind="num", text=str(self.src_no)))
+            # an included string's path (ARB_shading_language_include) is a quoted string
+            out.append(t.copy(kind="num", text=str(self.src_no)) if isinstance(self.src_no, int)
+                       else t.copy(kind="str", text=f'"{self.src_no}"'))
             changed = True
             continue
         if m.name == "__VERSION__":
@@ -874,7 +1007,8 @@ def _substitute(self: Preprocessor, m: Macro, args: dict, call: PPToken, line: i
 
 def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None = None,
                     compat_context: bool | None = None,
-                    available: Collection[str] | None = None) -> PreprocessResult:
+                    available: Collection[str] | None = None,
+                    includes: Includes | None = None) -> PreprocessResult:
     """Run the preprocessor; messages go to `log` (a new one if None).
 
     `stage` only words messages ("unsupported in fragment shader").
@@ -882,8 +1016,10 @@ def preprocess_full(source: str, log: InfoLog | None = None, stage: str | None =
     `versions.parse_version`); None when unknown. `available`: the extensions
     with a shading-language part that the GL context advertises (None: every
     one the compiler implements); only these may be enabled and get a macro.
+    `includes`: the named strings `#include` may name and the search paths
+    (ARB_shading_language_include; None: no string can be included).
     """
-    return Preprocessor(source, log, stage, compat_context, available).run()
+    return Preprocessor(source, log, stage, compat_context, available, includes).run()
 
 
 __all__ = ["PreprocessResult", "Preprocessor", "preprocess_full", "Extension"]

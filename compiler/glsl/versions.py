@@ -172,7 +172,9 @@ EXTENSIONS = (
     Extension("GL_EXT_shader_framebuffer_fetch_non_coherent", desktop=110, es=100),
     # ARB_gpu_shader5's integer functions, frexp/ldexp and int->uint conversions
     Extension("GL_MESA_shader_integer_functions", desktop=130, es=300),
-    Extension("GL_ARB_shader_clock", desktop=110),     # clock2x32ARB(), clockARB() (the ISA's clock)
+    Extension("GL_ARB_shader_clock", desktop=110),
+    # #include and #line <line> "<path>" (preprocessor.py, include.py)
+    Extension("GL_ARB_shading_language_include", desktop=110),     # clock2x32ARB(), clockARB() (the ISA's clock)
     # atomics on float buffer/shared variables and r32f images (the ISA's f-ops)
     Extension("GL_NV_shader_atomic_float", desktop=110),
     Extension("GL_INTEL_shader_atomic_float_minmax", desktop=110),

@@ -421,6 +421,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     # clock2x32ARB / clockARB read the ISA's clock instruction, the core's cycle counter
     # (tests/driver/gl/test_shader_clock.py)
     _x("GL_ARB_shader_clock", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    # named strings per share group, #include and #line "path" in the preprocessor
+    # (features/shading_language_include.py, compiler/glsl/include.py;
+    # tests/driver/gl/test_shading_language_include.py, tests/compiler/glsl/test_include.py)
+    _x("GL_ARB_shading_language_include", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_INTEL_shader_atomic_float_minmax", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     # gl_Layer / gl_ViewportIndex written by the vertex stage: the draw runs once per layer of
     # the layered framebuffer / per viewport, the vertex variant dropping the primitives of the

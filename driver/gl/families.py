@@ -17,7 +17,8 @@ from driver.gl.features import (blend_advanced, debug_output, dsa, egl_image, ex
                                 indirect_parameters,
                                 internalformat_query, multibind, nv_primitive_restart, old_names,
                                 primitive_bounding_box, query_buffer, rasterizer, robustness, shader_objects,
-                                stencil_two_side, subroutines, texture_integer, texture_ops, transform_feedback_streams)
+                                shading_language_include, stencil_two_side, subroutines, texture_integer,
+                                texture_ops, transform_feedback_streams)
 from driver.gl.features.aliases import install_aliases
 from driver.gl.teximage_extra import TexImageExtraMixin
 from driver.gl.textures import TextureMixin

@@ -88,7 +88,8 @@ class ShareGroup:
     D; EGL 1.5 eglCreateContext's share_context; OSMesa's sharelist).
 
     Shared: buffers, textures, renderbuffers, samplers, shaders and programs,
-    sync objects and display lists: the context attributes named in SHARED.
+    sync objects and display lists: the context attributes named in SHARED;
+    and the named strings of ARB_shading_language_include (``named_strings``).
     Per context (container objects): vertex arrays, framebuffers, transform
     feedback objects, program pipelines, queries.
 
@@ -109,6 +110,9 @@ class ShareGroup:
         self.contexts: list = []           # member contexts, in joining order
         self.tables: dict[str, Any] = {}
         self.orphans: list = []            # deleted objects whose resource waits for its last user
+        # ARB_shading_language_include's named strings: tree location -> (type, text)
+        # (features/shading_language_include.py)
+        self.named_strings: dict[tuple[str, ...], tuple[int, str]] = {}
 
     def join(self, ctx) -> None:
         if not self.tables:

@@ -16,6 +16,7 @@ from driver.gl import enums as E
 from driver.gl.binary import available as binary_available
 from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has, parallel_compile
+from driver.gl.features.shading_language_include import includes_for
 from driver.gl.pointers import pack_into
 from driver.gl.errors import check, check_enum
 from driver.gl.glsl import (
@@ -328,7 +329,12 @@ class ProgramMixin:
         sh.source = "".join(parts)
 
     def glCompileShader(self, shader: int) -> None:
-        sh = shader_object(self, shader)
+        # glCompileShaderIncludeARB(shader, 0, NULL, NULL) (features/shading_language_include.py)
+        self.compile_shader_object(shader_object(self, shader))
+
+    def compile_shader_object(self, sh: Shader, search_paths: tuple = ()) -> None:
+        """Compile ``sh``, its ``#include`` directives searching the tree locations
+        ``search_paths`` first (ARB_shading_language_include)."""
         # a SPIR-V module is specialized, not compiled (features/gl_spirv.py)
         check(getattr(sh, "spirv_binary", None) is None, E.GL_INVALID_OPERATION, "the shader holds SPIR-V")
         source = sh.source or ""
@@ -341,6 +347,17 @@ class ProgramMixin:
             # GLSL ES 1.00 section 3.4: no #version means version 100 in a
             # GLES context; "#line 0" keeps the messages' line numbers.
             source = "#version 100\n#line 0\n" + source
+        includes = includes_for(self, search_paths) if "include" in source else None
+        if includes is not None:
+            # what the #include directives name, copied in: the compiled source is
+            # complete without the named strings (glsl.expand_includes)
+            from compiler.glsl import GLSLCompileError, expand_includes
+            try:
+                source = expand_includes(source, STAGES[sh.type], includes, compat_context=self.api.compat,
+                                         extensions=self.api.glsl_extensions)
+            except GLSLCompileError as err:
+                sh.compiled, sh.info_log, sh.ast, sh.compiled_source = False, err.info_log, None, None
+                return
         res = compile_glsl(source, STAGES[sh.type], compat_context=self.api.compat,
                            extensions=self.api.glsl_extensions,
                            limits=glsl_limits(self.api, self.limits, self.caps))
