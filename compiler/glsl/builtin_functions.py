@@ -396,6 +396,9 @@ _TABLE = """
 110c420 - @v | vec4 texture1DProjLod(sampler1D, vec4, float)
 130c420 - @fc +GL_ARB_shader_texture_lod | vec4 texture1DProjLod(sampler1D, vec4, float)
 110c420 100 | vec4 texture2D(sampler2D, vec2)
+# GL_AMD_texture_texture4: the four texels of the bilinear footprint's first component
+# (textureGather's component 0, from GLSL 1.10)
+- - +GL_AMD_texture_texture4 | vec4 texture4(sampler2D, vec2)
 110c420 100 @f | vec4 texture2D(sampler2D, vec2, float)
 110c420 100 | vec4 texture2DProj(sampler2D, vec3)
 110c420 100 @f | vec4 texture2DProj(sampler2D, vec3, float)

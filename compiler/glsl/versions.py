@@ -115,6 +115,7 @@ EXTENSIONS = (
     Extension("GL_ARB_arrays_of_arrays", desktop=120),
     Extension("GL_ARB_shader_bit_encoding", desktop=130),
     Extension("GL_ARB_texture_gather", desktop=130),
+    Extension("GL_AMD_texture_texture4", desktop=110),     # texture4(): textureGather's component 0
     Extension("GL_ARB_texture_cube_map_array", desktop=110),
     Extension("GL_ARB_texture_multisample", desktop=130),
     Extension("GL_ARB_sample_shading", desktop=130),

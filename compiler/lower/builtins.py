@@ -985,7 +985,7 @@ class _TextureCall:
             if n.endswith("Offset"):
                 srcs["offset"] = rest.pop(0)
             return self._tex("txf", srcs, 4, {**common, "is_shadow": False})
-        if n.startswith("textureGather"):
+        if n.startswith("textureGather") or n == "texture4":     # AMD_texture_texture4: component 0
             return self._gather(common)
         return self._sample(common)
 

@@ -338,6 +338,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_buffer_range", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_cube_map_array", _ANY, _GL32, _N, _N, DONE, glsl=True),  # test_cube_map_array.py
     _x("GL_ARB_texture_gather", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    # texture4(sampler2D, vec2) = textureGather(s, P, 0), from GLSL 1.10 (as Mesa, where
+    # gathers are; tests/driver/gl/test_texture_texture4.py)
+    _x("GL_AMD_texture_texture4", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_texture_query_levels", (4, 3), (4, 3), _N, _N, DONE, glsl=True),
     # the sampler's bias, MIN/MAX_LOD, levels and mip filter: test_texture_query_lod_sampler.py
     _x("GL_ARB_texture_query_lod", _ANY, _GL32, _N, _N, DONE, glsl=True),
