@@ -34,7 +34,7 @@ def test_invalid_paths(path):
 def test_locations_walk_dot_and_dotdot_and_need_a_leading_slash():
     assert tree_location("/test path/./to/../test_include.shader") == ("test path", "test_include.shader")
     assert tree_location("/test path/to3/../test_include.shader") == ("test path", "test_include.shader")
-    assert tree_location("/../../a") == ("a",)          # '..' at the root stays at the root
+    assert tree_location("/" + "/".join([".."] * 2) + "/a") == ("a",)     # '..' at the root stays there
     assert tree_location("/]^. _A-Za-z0-9+*%[(){}|&~=!:;,?-]+") == ("]^. _A-Za-z0-9+*%[(){}|&~=!:;,?-]+",)
     assert tree_location("relative/path") is None and parse_path("relative/path") == ["relative", "path"]
 
