@@ -257,7 +257,7 @@ _TABLE = """
 460 - @v | in int gl_BaseVertex
 460 - @v | in int gl_BaseInstance
 460 - @v | in int gl_DrawID
-140 300 @v +GL_ARB_draw_instanced | in int gl_InstanceID
+140 300 @v +GL_ARB_draw_instanced +GL_EXT_gpu_shader4 | in int gl_InstanceID
 - - @v +GL_EXT_draw_instanced | in int gl_InstanceIDEXT
 - - @v +GL_ARB_draw_instanced | in int gl_InstanceIDARB
 110c - @v | in vec4 gl_Vertex

@@ -708,6 +708,29 @@ def _multi_draw_elements(name):
     return multi_draw_elements
 
 
+def _strided_modes(mode, primcount, modestride) -> list:
+    """IBM_multimode_draw_arrays: the GLenum of draw i lies i * modestride bytes past
+    ``mode``; read as a list of primcount modes (the front end's modestride is then 4)."""
+    n = max(int(primcount), 0)
+    if n == 0:
+        return []
+    if mode == NULL:
+        raise null_array(n)
+    base = ffi.cast("char *", mode)
+    return [ffi.cast("GLenum *", base + i * int(modestride))[0] for i in range(n)]
+
+
+def glMultiModeDrawArraysIBM(ctx, mode, first, count, primcount, modestride):
+    ctx.glMultiModeDrawArraysIBM(_strided_modes(mode, primcount, modestride), arr_in(first, "GLint", primcount),
+                                 arr_in(count, "GLsizei", primcount), primcount, 4)
+
+
+def glMultiModeDrawElementsIBM(ctx, mode, count, type_, indices, primcount, modestride):
+    ptrs = ptrs_in(indices, primcount)
+    ctx.glMultiModeDrawElementsIBM(_strided_modes(mode, primcount, modestride), arr_in(count, "GLsizei", primcount),
+                                   type_, [client_indices(ctx, p) for p in ptrs], primcount, 4)
+
+
 def _multi_draw_elements_base_vertex(name):
     def multi_draw_elements_base_vertex(ctx, mode, count, type_, indices, drawcount, basevertex):
         ptrs = ptrs_in(indices, drawcount)
@@ -826,6 +849,7 @@ OVERRIDES.update({
     "glGetPixelMapusv": _get_pixel_map("glGetPixelMapusv", "GLushort"),
     "glGetPolygonStipple": glGetPolygonStipple,
     "glSelectBuffer": glSelectBuffer, "glFeedbackBuffer": glFeedbackBuffer,
+    "glMultiModeDrawArraysIBM": glMultiModeDrawArraysIBM, "glMultiModeDrawElementsIBM": glMultiModeDrawElementsIBM,
 })
 
 

@@ -61,7 +61,8 @@ class Extension:
     """One line of the table. ``gll``/``glc``/``es1``/``es2``: the lowest
     context version of compatibility GL, core GL, GLES 1.x and GLES 2.0+ where
     the extension is exposed (``None``: never in that API). ``glsl``: the
-    extension has a shading-language part (``#extension`` name and macro)."""
+    extension has a shading-language part (``#extension`` name and macro);
+    ``"es"``: in GLSL ES only (``has_glsl``)."""
 
     name: str
     gll: Version | None
@@ -69,7 +70,13 @@ class Extension:
     es1: Version | None
     es2: Version | None
     status: Status
-    glsl: bool = False
+    glsl: bool | str = False
+
+    def has_glsl(self, es: bool) -> bool:
+        """Whether the extension has a shading-language part in that API (``glsl="es"``:
+        in GLSL ES only, as EXT_draw_instanced, whose desktop GLSL side is
+        EXT_gpu_shader4's gl_InstanceID)."""
+        return self.glsl is True or (self.glsl == "es" and es)
 
     def exposed_in(self, es: bool, core: bool, version: Version) -> bool:
         if es:
@@ -154,6 +161,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_object", _ANY, _N, _N, _N, DONE),              # features/old_names.py
     _x("GL_EXT_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_timer_query", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_IBM_multimode_draw_arrays", _ANY, _GL32, _N, _N, DONE),  # test_ibm_extensions.py
+    _x("GL_IBM_rasterpos_clip", _ANY, _N, _N, _N, DONE),          # test_ibm_extensions.py
     _x("GL_IBM_texture_mirrored_repeat", _ANY, _N, _N, _N, DONE),
     _x("GL_INGR_blend_func_separate", _ANY, _N, _N, _N, DONE),
     _x("GL_MESA_window_pos", _ANY, _N, _N, _N, DONE),                 # features/old_names.py
@@ -531,7 +540,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_draw_buffers", _N, _N, _N, _ES2, DONE, glsl=True),     # test_gles_draw_buffers.py
     _x("GL_EXT_draw_buffers_indexed", _N, _N, _N, _ES3, DONE),
     _x("GL_EXT_draw_elements_base_vertex", _N, _N, _N, _ES2, DONE),
-    _x("GL_EXT_draw_instanced", _N, _N, _N, _ES2, DONE, glsl=True),
+    # desktop GL too (test_draw_instanced_ext.py): the ARB commands' aliases; no GLSL part there
+    _x("GL_EXT_draw_instanced", _ANY, _GL32, _N, _ES2, DONE, glsl="es"),
     _x("GL_EXT_texture_border_clamp", _N, _N, _N, _ES2, DONE),
     # views drawn and cleared in any format of their class, signed-integer and RGB10_A2UI
     # ones included (tests/driver/gl/test_gles_texture_view.py)
@@ -743,7 +753,7 @@ def glsl_extensions(es: bool, core: bool, version: Version) -> frozenset[str]:
     accepts the extension of a core feature the context has)."""
     names = _overridden((e.name for e in EXTENSIONS
                          if e.status in (DONE, CORE) and e.exposed_in(es, core, version)), es, core, version)
-    return frozenset(n for n in names if _BY_NAME[n].glsl)
+    return frozenset(n for n in names if _BY_NAME[n].has_glsl(es))
 
 
 @functools.lru_cache(maxsize=1)

@@ -43,7 +43,7 @@ ATTRIB_GROUPS = {
                               (E.GL_STENCIL_TEST, E.GL_STENCIL_TEST_TWO_SIDE_EXT)),
     E.GL_VIEWPORT_BIT: (("viewport", "depth_range"), (), (), ()),
     E.GL_TRANSFORM_BIT: (("clip_origin", "clip_depth_mode"), ("matrix_mode",), ("clip_planes",),
-                         (E.GL_NORMALIZE, E.GL_RESCALE_NORMAL, *_CLIPS)),
+                         (E.GL_NORMALIZE, E.GL_RESCALE_NORMAL, E.GL_RASTER_POSITION_UNCLIPPED_IBM, *_CLIPS)),
     E.GL_ENABLE_BIT: (("enabled",), ("tex_enabled", "texgen_enabled"), (), ()),
     E.GL_COLOR_BUFFER_BIT: (("rt", "blend_color", "logic_op", "clear_color", "alpha_func", "alpha_ref"),
                             ("index_clear",), (),

@@ -31,6 +31,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.ibm import multimode_draws
 from driver.gl.legacy.immediate import allowed_in_begin_end
 from driver.gl.pointers import ClientMemory
 from driver.gl.profiles import COMPATIBILITY_ONLY, COMPATIBILITY_ONLY_ALIASES
@@ -63,10 +64,19 @@ _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
 
 
+# ARB_draw_instanced / EXT_draw_instanced, "Additions to Chapter 5": these are
+# INVALID_OPERATION while a list is being compiled (and are not compiled), as in Mesa
+_REFUSED_IN_LISTS = {"glDrawArraysInstanced", "glDrawElementsInstanced"}
+
+
+def _core_name(name: str) -> str:
+    return name[:-3] if name.endswith(("ARB", "EXT")) else name
+
+
 def compiled_into_lists(name: str) -> bool:
     """Whether a command is recorded into a display list being compiled (an
     ARB/EXT-suffixed alias as its core command)."""
-    name = name[:-3] if name.endswith(("ARB", "EXT")) else name
+    name = _core_name(name)
     if name in _EXECUTED_IMMEDIATELY or name.startswith(_EXECUTED_PREFIXES):
         return False
     return not name.endswith("Pointer")
@@ -130,17 +140,24 @@ def _checked(name: str, fn, listed: bool, in_begin_end: bool):
         if self._dispatch_depth:
             return fn(self, *args, **kwargs)
         dl = self._list_compiling
+        if dl is not None and _core_name(name) in _REFUSED_IN_LISTS:
+            self.record_error(GLError(E.GL_INVALID_OPERATION, f"{name} during display list compilation"))
+            return None
         if dl is not None and listed:
             copied = tuple(_copy_arg(a) for a in args)
-            if name in _ARRAY_COMMANDS:
-                copied = _client_indices(name, copied)
-                # section 5.4: vertex array data is dereferenced when the list is compiled,
-                # with the primitive restart state of that moment (NV_primitive_restart's is
-                # client state; Mesa decomposes the draw at compilation, restarts included)
-                dl[2].append(("_call_with_arrays", (self._snapshot_arrays(name, copied), name, copied),
-                              {"restart": self._restart_state()}))
-            else:
-                dl[2].append((name, copied, kwargs))
+            # IBM_multimode_draw_arrays' commands are compiled as the draws they stand
+            # for (Mesa's run DrawArrays/DrawElements through the current dispatch)
+            pieces = multimode_draws(name, copied) if name in _MULTIMODE else [(name, copied)]
+            for piece, piece_args in pieces:
+                if piece in _ARRAY_COMMANDS:
+                    piece_args = _client_indices(piece, piece_args)
+                    # section 5.4: vertex array data is dereferenced when the list is compiled,
+                    # with the primitive restart state of that moment (NV_primitive_restart's is
+                    # client state; Mesa decomposes the draw at compilation, restarts included)
+                    dl[2].append(("_call_with_arrays", (self._snapshot_arrays(piece, piece_args), piece,
+                                                        piece_args), {"restart": self._restart_state()}))
+                else:
+                    dl[2].append((piece, piece_args, kwargs))
             if dl[1] == E.GL_COMPILE:
                 return None
         if self._im is not None and not in_begin_end:
@@ -248,6 +265,7 @@ def _api_entries(base, api) -> dict:
 
 
 _ARRAY_COMMANDS = {"glDrawArrays", "glDrawElements", "glDrawRangeElements", "glArrayElement"}
+_MULTIMODE = {"glMultiModeDrawArraysIBM", "glMultiModeDrawElementsIBM"}
 _INDEX_TYPES = {E.GL_UNSIGNED_BYTE: np.uint8, E.GL_UNSIGNED_SHORT: np.uint16, E.GL_UNSIGNED_INT: np.uint32}
 
 

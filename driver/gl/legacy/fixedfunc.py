@@ -142,6 +142,8 @@ class FixedFunctionMixin:
         caps = core()
         if self.api.compat:
             caps |= _EXTRA_CAPS
+            if self.api.has_extension("GL_IBM_rasterpos_clip"):
+                caps.add(E.GL_RASTER_POSITION_UNCLIPPED_IBM)
         if self.api.es1:        # ES 1.1 table 6.x: the desktop capabilities ES 2.0 dropped
             caps |= {E.GL_COLOR_LOGIC_OP, E.GL_LINE_SMOOTH, E.GL_MULTISAMPLE, E.GL_SAMPLE_ALPHA_TO_ONE}
         return caps

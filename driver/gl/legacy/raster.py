@@ -73,7 +73,9 @@ class RasterMixin:
         obj = np.array([x, y, z, w], np.float64)
         eye = self.legacy.stacks[0][-1] @ obj
         clip = self.legacy.stacks[1][-1] @ eye
-        inside = all(-clip[3] <= clip[i] <= clip[3] for i in range(3))
+        # IBM_rasterpos_clip: with RASTER_POSITION_UNCLIPPED_IBM only z clips the position
+        axes = (2,) if E.GL_RASTER_POSITION_UNCLIPPED_IBM in self.state.enabled else (0, 1, 2)
+        inside = all(-clip[3] <= clip[i] <= clip[3] for i in axes)
         for i, plane in enumerate(self.clip_planes):
             if E.GL_CLIP_DISTANCE0 + i in self.state.enabled and np.dot(plane, eye) < 0:
                 inside = False
