@@ -353,7 +353,7 @@ _TABLE = """
 400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelOuter[4]
 400 - @t +GL_ARB_tessellation_shader | out float gl_TessLevelInner[2]
 # primitive bounding box (per patch: PATCH_OUTPUTS; the hint is ignored, as the spec allows)
-- 320 @t | out vec4 gl_BoundingBox[2]
+- 320 @t +GL_ARB_ES3_2_compatibility | out vec4 gl_BoundingBox[2]
 - - @t +GL_OES_primitive_bounding_box | out vec4 gl_BoundingBoxOES[2]
 - - @t +GL_EXT_primitive_bounding_box | out vec4 gl_BoundingBoxEXT[2]
 400 - @e +GL_ARB_tessellation_shader | in gl_PerVertex gl_in[gl_MaxPatchVertices]

@@ -384,6 +384,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     # the whole DSA entry-point set (driver/gl/features/dsa.py; test_dsa*.py, test_piglit_found_dsa.py)
     _x("GL_ARB_direct_state_access", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_ES3_1_compatibility", _ANY, _GL32, _N, _N, DONE),
+    # GLSL ES 3.20 shaders, glPrimitiveBoundingBoxARB (kept and ignored, as GLES 3.2's),
+    # gl_BoundingBox in desktop control shaders, the multisampled line widths
+    # (tests/driver/gl/test_es3_2_compatibility.py)
+    _x("GL_ARB_ES3_2_compatibility", (4, 5), (4, 5), _N, _N, DONE, glsl=True),
     _x("GL_ARB_enhanced_layouts", _ANY, _GL32, _N, _N, DONE, glsl=True),
     _x("GL_ARB_get_texture_sub_image", _ANY, _GL32, _N, _N, DONE),
     # compiler/spirv; it requires GL 3.3 (tests/driver/gl/test_gl_spirv*.py, test_va64_spirv_listed.py)

@@ -306,9 +306,9 @@ class GetMixin:
             t[E.GL_SAMPLE_MASK_VALUE] = lambda c: c.state.multisample.sample_mask_value
         if api.es_(3, 2):                         # GLES 3.2 table 21.40
             t[E.GL_CONTEXT_FLAGS] = lambda c: api.flags
-        if es_has(api, "primitive_bounding_box"):
-            from driver.gl.features.primitive_bounding_box import bounding_box
-            t[E.GL_PRIMITIVE_BOUNDING_BOX] = bounding_box
+        from driver.gl.features import primitive_bounding_box as pbb
+        if pbb.available(api):
+            t[E.GL_PRIMITIVE_BOUNDING_BOX] = pbb.bounding_box
         if api.gl(4, 0) or es_has(api, "sample_shading"):
             t[E.GL_MIN_SAMPLE_SHADING_VALUE] = lambda c: c.state.multisample.min_sample_shading
         if api.gl_or_es((4, 3), (3, 1)):

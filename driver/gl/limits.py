@@ -277,6 +277,11 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
         # EXT_draw_buffers: GLES 2.0 gets GLES 3.0's draw buffers and colour attachments
         lim.update({"GL_MAX_DRAW_BUFFERS": caps.max_render_targets,
                     "GL_MAX_COLOR_ATTACHMENTS": caps.max_render_targets})
+    if not api.es and api.has_extension("GL_ARB_ES3_2_compatibility"):
+        # multisampled lines have the antialiased lines' widths (GL 4.6 section 14.5.4 with
+        # the extension; a multisampled line is a rectangle of its width)
+        lim.update({"GL_MULTISAMPLE_LINE_WIDTH_RANGE": caps.line_width_range,
+                    "GL_MULTISAMPLE_LINE_WIDTH_GRANULARITY": 0.125})
     if api.es_(3, 2):
         # GLES 3.2 tables 21.40-21.42: what desktop GL has from 4.0/4.1 (patches, the layer's
         # provoking vertex) and wide lines in multisample framebuffers (the desktop widths)

@@ -378,6 +378,8 @@ class ProgramMixin:
         # ARB_ES3_1_compatibility: GLSL ES 3.10 shaders
         if tag == "310 es":
             return not self.api.es and self.api.has_extension("GL_ARB_ES3_1_compatibility")
+        if tag == "320 es":
+            return not self.api.es and self.api.has_extension("GL_ARB_ES3_2_compatibility")
         return self.api.gl(4, 3) and tag in ("100", "300 es")
 
     def glDeleteShader(self, shader: int) -> None:

@@ -74,7 +74,9 @@ def test_compatibility_contexts_keep_the_commands():
 
 
 @pytest.mark.parametrize("name, args", [
-    ("glPrimitiveBoundingBox", (-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0)),   # OpenGL ES 3.2 only
+    # (glPrimitiveBoundingBox, GLES 3.2's, is a compatibility context's since it lists
+    # ARB_ES3_2_compatibility: its alias glPrimitiveBoundingBoxARB is the same entry)
+    ("glDiscardFramebufferEXT", (E.GL_FRAMEBUFFER, 1, [E.GL_COLOR_ATTACHMENT0])),  # a GLES-only extension's
     ("glOrthofOES", (-2.0, 2.0, -2.0, 2.0, -2.0, 2.0)),                        # an ES 1.1 extension's
     ("glColor4x", (0, 0x10000, 0, 0x10000)),                                   # ES 1.1's fixed point
     ("glBindFramebufferOES", (E.GL_FRAMEBUFFER, 7)),                           # OES_framebuffer_object
