@@ -46,7 +46,7 @@ __all__ = ["BlockMember", "BuiltinInput", "DefaultBlock", "LinkError", "LinkedSh
            "attribute_fetch_slots", "attribute_slots", "block_members", "block_size", "extension_set_digest",
            "frag_output_indices",
            "link_stage", "linked_shader", "match_interfaces", "same_interface_type", "same_type",
-           "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "unread_outputs",
+           "separable_per_vertex_error", "shader_from_source", "PIPELINE_ORDER", "inputs_read", "unread_outputs",
            "without_outputs", "components_of", "rank_matches", "resource_limit_error", "block_limit_error"]
 
 #: separates the shader objects of a stage in the serialised form
@@ -96,6 +96,14 @@ class LinkedShader:
     def version(self):
         """The unit's ``GLSLVersion``."""
         return self.unit.version
+
+    @property
+    def inputs_read(self) -> dict[str, int | None]:
+        """The stage's inputs and how many elements of each it reads (``inputs_read``)."""
+        got = self.__dict__.get("_inputs_read")
+        if got is None:
+            got = self.__dict__["_inputs_read"] = inputs_read([self.unit])
+        return dict(got)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, LinkedShader) and other.digest == self.digest
@@ -713,6 +721,39 @@ def same_interface_type(a, b) -> bool:
                 and all(f.name == g.name and same_interface_type(f.type, g.type)
                         for f, g in zip(a.fields, b.fields)))
     return False
+
+
+def inputs_read(units: Sequence) -> dict[str, int | None]:
+    """The inputs the shader objects ``units`` of one stage read, as Mesa's linker's
+    ``inputs_read``: input name (built-in ones included: ``gl_TexCoord``, ``gl_Color``,
+    ...) -> how many of its elements a read may reach: 1 for a plain input, one past the
+    highest constant index of an array, or the whole declared array when it is indexed
+    by a variable or used whole (None: an array whose size is implicit, every element
+    its limit allows). An input no expression names is absent. Several
+    objects read what any of them reads. (The previous stage need produce nothing else:
+    the fixed-function vertex stage computes only the texture coordinates listed.)"""
+    from compiler.glsl.ast import Index, VariableRef, walk
+    read: dict[str, int | None] = {}
+
+    def more(name, n):
+        old = read.get(name, 0)
+        read[name] = None if n is None or old is None else max(old, n)
+
+    for unit in units:
+        inputs = {v.name: v for v in list(unit.globals) + list(unit.builtin_variables)
+                  if getattr(v, "storage", None) == "in"}
+        nodes = list(walk(unit))
+        constant_bases = set()
+        for node in nodes:
+            if isinstance(node, Index) and isinstance(node.base, VariableRef) and node.base.name in inputs \
+                    and node.index.const is not None and inputs[node.base.name].type.is_array:
+                constant_bases.add(id(node.base))
+                more(node.base.name, int(node.index.const[0]) + 1)
+        for node in nodes:
+            if isinstance(node, VariableRef) and node.name in inputs and id(node) not in constant_bases:
+                t = inputs[node.name].type
+                more(node.name, (t.length or None) if t.is_array else 1)
+    return read
 
 
 def unread_outputs(outputs: Sequence, inputs: Sequence) -> list[str]:

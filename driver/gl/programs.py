@@ -222,31 +222,6 @@ class _AtomicCounter:
     size: int
 
 
-def _texcoords_read(units: list) -> int:
-    """How many of gl_TexCoord[] fragment shader ``units`` can read: one past the highest
-    constant index, or the whole declared array when it is indexed by a variable or used
-    whole. (The fixed-function vertex stage computes only these: each is a texture
-    matrix product per vertex, and Mesa's fixed-function vertex program likewise
-    writes only the outputs the fragment stage reads.)"""
-    from compiler.glsl.ast import Index, VariableRef, walk
-    count = 0
-    for unit in units:
-        declared = next((v.type.length or 8 for v in unit.builtin_variables if v.name == "gl_TexCoord"), 0)
-        if not declared:
-            continue
-        constant_bases = set()
-        nodes = list(walk(unit))
-        for node in nodes:
-            if isinstance(node, Index) and isinstance(node.base, VariableRef) and node.base.name == "gl_TexCoord" \
-                    and node.index.const is not None:
-                constant_bases.add(id(node.base))
-                count = max(count, int(node.index.const[0]) + 1)
-        if any(isinstance(n, VariableRef) and n.name == "gl_TexCoord" and id(n) not in constant_bases
-               for n in nodes):
-            count = max(count, declared)
-    return min(count, 8)
-
-
 def _base_type(t):
     while t.base == "array":
         t = t.element
@@ -739,7 +714,10 @@ class ProgramMixin:
         The vertex stage writes the texture coordinates the fragment stage can read
         (all eight when ``captures``: transform feedback may name any of them)."""
         from driver.gl.compat import fixed_function_source
-        texcoords = 8 if captures else _texcoords_read(units.get("fragment", []))
+        # the fragment stage's inputs_read (compiler.link): Mesa's fixed-function vertex
+        # program likewise writes only the outputs the fragment stage reads
+        read = link.inputs_read(units.get("fragment", [])).get("gl_TexCoord", 0)
+        texcoords = 8 if captures or read is None else min(read, 8)
         added = set()
         for stage in ("vertex", "fragment"):
             if stage not in units:

@@ -291,3 +291,31 @@ def test_gl_per_vertex_redeclarations_agree_across_objects(first, second, messag
     with pytest.raises(LinkError) as e:
         link_stage("vertex", objects("vertex", *sources))
     assert str(e.value) == message
+
+
+def test_inputs_read_of_a_linked_fragment_stage():
+    """Mesa's inputs_read: what a stage reads of its inputs, by hand for each shape (the
+    fixed-function vertex stage computes only the gl_TexCoord[] elements listed)."""
+    from compiler.link import inputs_read
+    one = """#version 110
+varying vec4 v; varying vec4 unused; varying vec4 arr[4];
+void main() { gl_FragColor = gl_TexCoord[2] + v + gl_Color + arr[1]; }
+"""
+    linked = link_stage("fragment", objects("fragment", one))
+    assert linked.inputs_read == {"gl_TexCoord": 3, "v": 1, "gl_Color": 1, "arr": 2}
+    dynamic = """#version 110
+uniform int i; varying vec4 arr[4];
+void main() { gl_FragColor = gl_TexCoord[i] + arr[i]; }
+"""
+    assert inputs_read([parse(dynamic, "fragment")]) == {"gl_TexCoord": 8, "arr": 4}
+    resized = """#version 110
+varying vec4 gl_TexCoord[3]; uniform int i;
+vec4 get() { return gl_TexCoord[i]; }
+"""
+    main = """#version 110
+vec4 get();
+void main() { gl_FragColor = get() + gl_TexCoord[0]; }
+"""
+    # several objects: what any of them reads (the redeclared size where it is read whole)
+    assert inputs_read([u for u, _s in objects("fragment", main, resized)])["gl_TexCoord"] == 3
+    assert inputs_read([parse("#version 110\nvoid main() { gl_FragColor = vec4(1.0); }\n", "fragment")]) == {}
