@@ -362,12 +362,19 @@ EXTENSIONS: tuple[Extension, ...] = (
     # a dvec3/dvec4 input takes one location and two fetch slots (compiler.link.attribute_fetch_slots;
     # tests/driver/gl/test_attrib_64bit.py, test_va64_spirv_listed.py)
     _x("GL_ARB_vertex_attrib_64bit", _ANY, _GL32, _N, _N, DONE, glsl=True),
+    # ARB_vertex_attrib_64bit's commands under their EXT names (registry aliases; the DSA
+    # glVertexArrayVertexAttribLOffsetEXT in legacy/ext_dsa.py); no GLSL directive, as in
+    # Mesa (test_vertex_attrib_64bit_ext.py)
+    _x("GL_EXT_vertex_attrib_64bit", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_vertex_attrib_binding", (4, 3), (4, 3), _N, _N, DONE),
     # 16 viewports (driver/gl/viewports.py) selected by the geometry stage's gl_ViewportIndex;
     # the indexed commands and queries exist from GL 4.1 (where it is core) only
     _x("GL_ARB_viewport_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     # ES 1.1 too, as Mesa: its KHR-named commands (features/gles1.py; test_gles1_khr_debug.py)
     _x("GL_KHR_debug", _ANY, _GL32, _ANY, _ES2, DONE),
+    # KHR_debug's labels with the extension's types and errors (features/debug_output.py;
+    # test_debug_label.py)
+    _x("GL_EXT_debug_label", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_ARB_debug_output", _ANY, _GL32, _N, _N, DONE),   # test_legacy_small_extensions.py
     # -- GL 4.4 - 4.6 ----------------------------------------------------------------
     _x("GL_ARB_buffer_storage", _ANY, _GL32, _N, _N, DONE),     # test_buffer_storage.py

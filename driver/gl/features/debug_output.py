@@ -10,6 +10,7 @@ is how any part of the front end sends a message.
 from __future__ import annotations
 
 import sys
+import weakref
 from dataclasses import dataclass, field
 
 from driver.gl import enums as E
@@ -246,6 +247,41 @@ class _DisplayListNames:
         return True if self.ctx.glIsList(name) else None
 
 
+# EXT_debug_label's object types: the KHR_debug identifiers of the same name spaces (as in
+# Mesa, either spelling is taken by both extensions' commands)
+_EXT_IDENTIFIERS = {E.GL_BUFFER_OBJECT_EXT: E.GL_BUFFER, E.GL_SHADER_OBJECT_EXT: E.GL_SHADER,
+                    E.GL_PROGRAM_OBJECT_EXT: E.GL_PROGRAM, E.GL_VERTEX_ARRAY_OBJECT_EXT: E.GL_VERTEX_ARRAY,
+                    E.GL_QUERY_OBJECT_EXT: E.GL_QUERY, E.GL_PROGRAM_PIPELINE_OBJECT_EXT: E.GL_PROGRAM_PIPELINE}
+
+
+def _labelled(ctx, identifier, name, missing: int):
+    """(label key, object) of `name` in `identifier`'s name space; `missing`: the
+    error when no such object exists (KHR_debug: INVALID_VALUE, EXT_debug_label:
+    INVALID_OPERATION)."""
+    identifier = _EXT_IDENTIFIERS.get(identifier, identifier)
+    obj = _label_space(ctx, identifier).get(name)
+    check(obj is not None, missing, "no such object")
+    return (identifier, name), obj
+
+
+def _ref(obj):
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _set_label(ctx, key, obj, text) -> None:
+    """A label is the object's: kept with a reference to the object, so a name
+    deleted and generated again has none."""
+    _debug_state(ctx).labels[key] = (_ref(obj), text)
+
+
+def _label(ctx, key, obj) -> str:
+    ref, text = _debug_state(ctx).labels.get(key, (None, None))
+    return (text or "") if ref is not None and ref() is obj else ""
+
+
 def _label_space(ctx, identifier):
     spaces = {E.GL_BUFFER: ctx.buffers, E.GL_TEXTURE: ctx.textures,
               E.GL_VERTEX_ARRAY: ctx.vertex_arrays, E.GL_FRAMEBUFFER: ctx.framebuffers,
@@ -264,18 +300,45 @@ def _label_space(ctx, identifier):
 @entry_point
 def glObjectLabel(ctx, identifier, name, length, label):
     _has_debug(ctx)
-    check(_label_space(ctx, identifier).get(name) is not None, E.GL_INVALID_VALUE, "no such object")
+    key, obj = _labelled(ctx, identifier, name, E.GL_INVALID_VALUE)
     text = None if label is None else _text(label, length)
     check(text is None or len(text) < MAX_LABEL_LENGTH, E.GL_INVALID_VALUE, "label too long")
-    _debug_state(ctx).labels[(identifier, name)] = text
+    _set_label(ctx, key, obj, text)
 
 
 @entry_point
 def glGetObjectLabel(ctx, identifier, name, bufSize):
     _has_debug(ctx)
-    check(_label_space(ctx, identifier).get(name) is not None, E.GL_INVALID_VALUE, "no such object")
+    key, obj = _labelled(ctx, identifier, name, E.GL_INVALID_VALUE)
     check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
-    return (_debug_state(ctx).labels.get((identifier, name)) or "")[:max(0, bufSize - 1)]
+    return _label(ctx, key, obj)[:max(0, bufSize - 1)]
+
+
+# -- EXT_debug_label: the same labels, with the extension's types, errors and lengths ------------
+def _has_debug_label(ctx, name: str) -> None:
+    check(ctx.api.has_extension("GL_EXT_debug_label"), E.GL_INVALID_OPERATION, f"{name} needs GL_EXT_debug_label")
+
+
+@entry_point
+def glLabelObjectEXT(ctx, type, object, length, label):
+    """A positive length counts the label's characters; 0 means it is null-terminated;
+    a negative one is INVALID_VALUE (a NULL label removes the label whatever the length)."""
+    _has_debug_label(ctx, "glLabelObjectEXT")
+    key, obj = _labelled(ctx, type, object, E.GL_INVALID_OPERATION)
+    text = None
+    if label is not None:
+        check(length >= 0, E.GL_INVALID_VALUE, "negative length")
+        text = _text(label, length if length > 0 else None)
+        check(len(text) < MAX_LABEL_LENGTH, E.GL_INVALID_VALUE, "label too long")
+    _set_label(ctx, key, obj, text)
+
+
+@entry_point
+def glGetObjectLabelEXT(ctx, type, object, bufSize):
+    _has_debug_label(ctx, "glGetObjectLabelEXT")
+    check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+    key, obj = _labelled(ctx, type, object, E.GL_INVALID_OPERATION)
+    return _label(ctx, key, obj)[:max(0, bufSize - 1)]
 
 
 @entry_point
@@ -284,7 +347,7 @@ def glObjectPtrLabel(ctx, ptr, length, label):
     check(ptr in ctx.syncs, E.GL_INVALID_VALUE, "not a sync object")
     text = None if label is None else _text(label, length)
     check(text is None or len(text) < MAX_LABEL_LENGTH, E.GL_INVALID_VALUE, "label too long")
-    _debug_state(ctx).labels[("sync", ptr)] = text
+    _set_label(ctx, ("sync", ptr), ctx.syncs[ptr], text)
 
 
 @entry_point
@@ -292,4 +355,4 @@ def glGetObjectPtrLabel(ctx, ptr, bufSize):
     _has_debug(ctx)
     check(ptr in ctx.syncs, E.GL_INVALID_VALUE, "not a sync object")
     check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
-    return (_debug_state(ctx).labels.get(("sync", ptr)) or "")[:max(0, bufSize - 1)]
+    return _label(ctx, ("sync", ptr), ctx.syncs[ptr])[:max(0, bufSize - 1)]
