@@ -127,8 +127,12 @@ class AgxResource(PipeResource):
         for plane, fmt in formats.items():
             plane_tiling = tiling
             # render targets use twiddled_compressed layouts when format and size allow
-            # (SHIMGL_DEBUG=nocompress turns it off)
-            if ("nocompress" not in device.debug and plane == "color" and tiling == "twiddled" and t.bind & PipeBind.RENDER_TARGET
+            # (SHIMGL_DEBUG=nocompress turns it off). Single-layer images only: the PBE and
+            # TEXTURE descriptors have no address of a layer's metadata (Mesa's acceleration
+            # buffer), so layer z > 0 would be looked up as a one-layer image starting at
+            # the layer, whose metadata falls in the next layer's texels.
+            if ("nocompress" not in device.debug and plane == "color" and tiling == "twiddled" and layers == 1
+                    and t.bind & PipeBind.RENDER_TARGET
                     and not t.bind & (PipeBind.SHADER_IMAGE | PipeBind.SHARED | PipeBind.SCANOUT)
                     and layout.can_compress(fmt, t.width_px, height, self.samples)):
                 plane_tiling = "twiddled_compressed"      # render targets are compressed, as ail decides
