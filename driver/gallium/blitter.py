@@ -14,8 +14,10 @@ Sole responsibility: one ``BlitInfo`` from a 2D image (layers of arrays and cube
 
 The caller saves and restores the bound state the draws change (Gallium's
 util_blitter_save_* contract): every setter the blitter calls is listed in
-``Blitter.STATE``. Multisampled sources are resolved by reading sample 0 (depth, stencil, integer;
-unscaled, as GL requires). Returns False for what it does not handle (float
+``Blitter.STATE``. A multisampled source is read at the sample the program runs for
+(``gl_SampleID``: per-sample shading), so a multisampled destination of the same
+count gets each sample's own value and a single-sampled one sample 0 (depth, stencil,
+integer; unscaled, as GL requires). Returns False for what it does not handle (float
 resolves, which the hardware driver does itself, 1D and 3D sources); array layers
 are blitted one draw each.
 

@@ -33,8 +33,7 @@ void main() { gl_Position = vec4(pos, 0.0, 1.0); }
 
 # source position of a destination pixel centre: box.xy + (centre - box.zw) * size.xy / size.zw
 # (signed sizes flip); written so that positions on texel edges come out exact
-_HEAD = """#version 330
-uniform vec4 box;
+_HEAD = """uniform vec4 box;
 uniform vec4 size;
 uniform int bit;
 vec2 src_pos() { return box.xy + (gl_FragCoord.xy - box.zw) * size.xy / size.zw; }
@@ -42,24 +41,28 @@ ivec2 src_texel() { return ivec2(floor(src_pos())); }
 """
 
 def _fs(kind: str, ms: bool) -> str:
-    """The fragment program of one blit kind; ``ms``: the source is multisampled (its
-    sample 0 is read: GL leaves the choice of sample to the implementation for depth,
-    stencil and integer resolves)."""
+    """The fragment program of one blit kind; ``ms``: the source is multisampled. It
+    reads sample ``gl_SampleID``, whose use runs the program once per sample: into a
+    multisampled destination (same sample count, as GL requires) each sample gets its
+    own (GL 4.6 section 18.3.2); a single-sampled destination gets sample 0 (GL leaves
+    the choice of sample to the implementation for depth, stencil and integer resolves)."""
     dim = "2DMS" if ms else "2D"
+    head = "#version 330\n" + ("#extension GL_ARB_sample_shading : require\n" if ms else "") + _HEAD
+    sample = "gl_SampleID" if ms else "0"
     if kind == "depth":
-        return _HEAD + f"uniform sampler{dim} src;\n" \
-            "void main() { gl_FragDepth = texelFetch(src, src_texel(), 0).r; }\n"
+        return head + f"uniform sampler{dim} src;\n" \
+            f"void main() {{ gl_FragDepth = texelFetch(src, src_texel(), {sample}).r; }}\n"
     if kind == "stencil":
-        return _HEAD + f"uniform usampler{dim} src;\n" \
+        return head + f"uniform usampler{dim} src;\n" \
             "void main() {\n" \
-            "    if (bit >= 0 && ((texelFetch(src, src_texel(), 0).r >> uint(bit)) & 1u) == 0u) discard;\n" \
+            f"    if (bit >= 0 && ((texelFetch(src, src_texel(), {sample}).r >> uint(bit)) & 1u) == 0u) discard;\n" \
             "}\n"
     if kind in ("int", "uint"):
         p = kind[0]
-        return _HEAD + f"uniform {p}sampler{dim} src;\nlayout(location = 0) out {p}vec4 o;\n" \
-            "void main() { o = texelFetch(src, src_texel(), 0); }\n"
+        return head + f"uniform {p}sampler{dim} src;\nlayout(location = 0) out {p}vec4 o;\n" \
+            f"void main() {{ o = texelFetch(src, src_texel(), {sample}); }}\n"
     assert kind == "float" and not ms, "float resolves are the hardware driver's"
-    return _HEAD + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n" \
+    return head + "uniform sampler2D src;\nuniform vec2 inv_size;\nlayout(location = 0) out vec4 o;\n" \
         "void main() { o = texture(src, src_pos() * inv_size); }\n"
 
 

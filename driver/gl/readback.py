@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import layout
+
 from driver.gallium import (
     BlitImage, BlitInfo, Box, PipeMap, PipeMask, PipeTexFilter, ScissorState,
 )
@@ -336,8 +338,11 @@ class ReadbackMixin:
             d = draw.zsbuf
             if s is None or d is None:
                 continue
-            check(s.resource.format == d.resource.format, E.GL_INVALID_OPERATION,
-                  "depth/stencil formats differ")
+            # GL 4.6 section 18.3.1: the formats of the buffer blitted must match; as Mesa
+            # reads it, the depth (or stencil) component's size and type, so a
+            # DEPTH_COMPONENT24 buffer blits its depth to a DEPTH24_STENCIL8 one
+            check(_zs_component(s.resource.format, pmask) == _zs_component(d.resource.format, pmask),
+                  E.GL_INVALID_OPERATION, "depth/stencil formats differ")
             blits.append((s.resource, s.level, s.first_layer, d.resource, d.level, d.first_layer,
                           pmask, None, None))
         scissor = None
@@ -443,3 +448,10 @@ def _view_format(surface):
     another format than the storage's, beyond sRGB encoding), else None."""
     linear = [f.name.replace("_SRGB", "_UNORM") for f in (surface.format, surface.resource.format)]
     return surface.format if linear[0] != linear[1] else None
+
+
+def _zs_component(fmt, pmask) -> tuple[int, str] | None:
+    """(bits, type) of the depth (``pmask`` Z) or stencil component of a depth/stencil
+    pipe format; None when it has none."""
+    name = "Z" if pmask & PipeMask.Z else "S"
+    return next(((c.bits, c.type) for c in layout.get_format(fmt.name).channels if c.name == name), None)
