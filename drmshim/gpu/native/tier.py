@@ -3,10 +3,19 @@
 Policy (``mode``): ``"interp"`` never (also ``SHIMGL_DEBUG=interp``); ``"native"``
 compiles every program on its first run (tests); ``"auto"`` uses a program's
 native code at once when the disk cache has it, and otherwise compiles it once the
-program has run over ``HOT_LANES`` lanes in this process (small test programs stay
-on the interpreter and cost no compile). A program whose code cannot be generated
+program is hot in this process. Over ``HOT_LANES`` lanes it is built with the
+optimising flags (``CFLAGS``); run ``HOT_RUNS`` times on fewer lanes (piglit's long
+tests draw one small quad tens of thousands of times: four lanes a run) it is built
+quick first (``QUICK_CFLAGS``: no vectorizer, a tenth of the compile time), and
+built again optimised if it reaches ``HOT_LANES``. A program run a few times stays
+on the interpreter and costs no compile. In auto mode the compiler runs on a
+builder thread of its own (and in a session of its own: the library lands in the
+disk cache even when the process exits first): the interpreter keeps running the
+program until its native code is loaded, so a compile on a loaded machine never
+stalls a draw. A program whose code cannot be generated
 or compiled runs on the interpreter, and the reason is counted (``STATS``;
-``SHIMGL_DEBUG=native`` prints each decision, and the counters at exit).
+``SHIMGL_DEBUG=native`` prints each decision, and the counters at exit; a failed
+build is also a ``SHIMGL_DEBUG=perf`` warning).
 
 Threads: a lane loop whose work (lanes x instructions) is at least
 ``PARALLEL_MIN_WORK`` is split into ``SHIMGL_THREADS`` (default: the CPUs this
@@ -30,17 +39,21 @@ import numpy as np
 
 from uapi.debug import debug_enabled
 
-from uapi.native_build import BuildError, cache_key, load_or_build
+from uapi.native_build import CFLAGS, QUICK_CFLAGS, BuildError, cache_key, load_or_build
 from .codegen import NATIVE_CDEF, Cf, Grp, Seg, Step, Unsupported, flat, generate
 
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
     from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["NativeProgram", "native_for", "ordered_ready", "parallel", "STATS", "threads", "HOT_LANES",
-           "PARALLEL_MIN_WORK"]
+           "HOT_RUNS", "PARALLEL_MIN_WORK", "wait_builds"]
 
 #: Lanes a program runs (in one process) before auto mode compiles it.
 HOT_LANES = 1 << 18
+#: Runs of a program (in one process) before auto mode compiles it, whatever its lanes.
+HOT_RUNS = 256
+#: Auto mode builds on a builder thread (False: in line, the hot run waits for its code; tests).
+BUILD_ASIDE = True
 #: Lane loops with less work than this (lanes x instructions) run on one thread.
 PARALLEL_MIN_WORK = 1 << 19
 #: Chunks of a split loop start at multiples of this (whole quads).
@@ -136,18 +149,64 @@ class NativeProgram:
 class _Native:
     """Per-program state of the policy (kept on the interpreter's Program)."""
 
-    __slots__ = ("plan", "key", "compiled", "lanes", "failed")
+    __slots__ = ("plan", "key", "compiled", "quick", "lanes", "runs", "failed", "build")
 
     def __init__(self):
         self.plan = None
         self.key = None
         self.compiled: NativeProgram | None = None
+        self.quick = False          # compiled is the quick build (QUICK_CFLAGS), to be replaced when hot
         self.lanes = 0
+        self.runs = 0
         self.failed: str | None = None
+        self.build: _Build | None = None
+
+
+class _Build:
+    """One program's compile on a builder thread: ``result`` is (ffi, lib) or the
+    BuildError once ``done`` is set."""
+
+    __slots__ = ("done", "result", "thread", "quick")
+
+    def __init__(self, st: _Native, quick: bool):
+        self.done = threading.Event()
+        self.result = None
+        self.quick = quick
+        flags = QUICK_CFLAGS if quick else CFLAGS
+        key = cache_key(st.plan.source, flags) if quick else st.key
+        self.thread = threading.Thread(target=self._run, args=(st.plan.source, key, flags),
+                                       name="shimgl-native-build", daemon=True)
+        with _builds_lock:
+            _builds.add(self)
+        self.thread.start()
+
+    def _run(self, source: str, key: str, flags: tuple) -> None:
+        try:
+            self.result = load_or_build(source, NATIVE_CDEF, key, flags=flags)
+        except BuildError as e:
+            self.result = e
+        except Exception as e:       # noqa: BLE001 - the interpreter runs the program on
+            self.result = BuildError(f"{type(e).__name__}: {e}")
+        finally:
+            self.done.set()
+            with _builds_lock:
+                _builds.discard(self)
+
+
+_builds: set[_Build] = set()
+_builds_lock = threading.Lock()
+
+
+def wait_builds(timeout: float | None = None) -> bool:
+    """Wait for the builds under way (tests, tools); False if one is still running."""
+    with _builds_lock:
+        pending = list(_builds)
+    return all(b.done.wait(timeout) for b in pending)
 
 
 def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
-    """The program's native code when the policy says it runs natively now, else None."""
+    """The program's native code when the policy says it runs natively now, else None.
+    ``lanes`` is the run's (0: only a look-up of the disk cache's code)."""
     if mode == "interp":
         return None
     st = getattr(prog, "native_state", None)
@@ -167,26 +226,63 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
             _say(f"program at 0x{prog.va:x} runs on the interpreter ({st.failed})")
             return None
         try:
-            st.key = cache_key(st.plan.source)
-            hit = load_or_build(st.plan.source, NATIVE_CDEF, st.key, build=False)
+            st.key = cache_key(st.plan.source, CFLAGS)
+            hit = load_or_build(st.plan.source, NATIVE_CDEF, st.key, build=False, flags=CFLAGS)
+            quick = None
+            if hit is None and mode != "native":
+                quick = load_or_build(st.plan.source, NATIVE_CDEF, cache_key(st.plan.source, QUICK_CFLAGS),
+                                      build=False, flags=QUICK_CFLAGS)
         except BuildError as e:
             return _fail(prog, st, f"compiler: {e}")
-        if hit is not None:
+        if hit is not None or quick is not None:
             STATS["from cache"] += 1
-            return _ready(prog, st, hit)
+            st.quick = hit is None
+            return _ready(prog, st, hit or quick)
     if st.failed:
         return None
-    if st.compiled is not None:
-        return st.compiled
-    st.lanes += lanes
-    if mode == "native" or st.lanes >= HOT_LANES:
+    compiled = st.compiled
+    if compiled is not None and not st.quick:
+        return compiled
+    build = st.build
+    if build is not None and build.done.is_set():    # a build aside has finished: its code from now on
+        st.build = None
+        if isinstance(build.result, BuildError):
+            if compiled is not None:                  # the quick code stays
+                _perf(prog, f"keeps its quick build: the optimised one failed ({str(build.result).splitlines()[0]})")
+                st.quick = False                      # (final: no other attempt)
+                return compiled
+            return _fail(prog, st, f"compiler: {build.result}")
+        STATS["compiled"] += 1
+        st.quick = build.quick
+        compiled = _ready(prog, st, build.result)
+        build = None
+        if not st.quick:
+            return compiled
+    if mode == "native" and compiled is None:
         try:
-            built = load_or_build(st.plan.source, NATIVE_CDEF, st.key)
+            built = load_or_build(st.plan.source, NATIVE_CDEF, st.key, flags=CFLAGS)
         except BuildError as e:
             return _fail(prog, st, f"compiler: {e}")
         STATS["compiled"] += 1
         return _ready(prog, st, built)
-    return None
+    if lanes <= 0:
+        return compiled
+    st.lanes += lanes
+    st.runs += 1
+    if build is None:
+        if st.lanes >= HOT_LANES:          # the optimised build (also over a quick one)
+            quick = False
+        elif compiled is None and st.runs >= HOT_RUNS:      # many runs of few lanes: the quick build
+            quick = True
+        else:
+            return compiled
+        _say(f"program at 0x{prog.va:x} is hot ({st.runs} runs, {st.lanes} lanes): "
+             f"{'quick ' if quick else ''}build {'aside' if BUILD_ASIDE else 'in line'}")
+        st.build = build = _Build(st, quick)
+        if not BUILD_ASIDE:
+            build.done.wait()
+            return native_for(prog, 0, mode)
+    return compiled
 
 
 def ordered_ready(core, prog) -> bool:
@@ -208,7 +304,7 @@ def _ready(prog, st: _Native, ffi_lib) -> NativeProgram:
     ffi, lib = ffi_lib
     st.compiled = NativeProgram(prog, st.plan, ffi, lib)
     STATS["native"] += 1
-    _say(f"program at 0x{prog.va:x}: native ({st.plan.native_count} instructions in C, "
+    _say(f"program at 0x{prog.va:x}: native{' (quick build)' if st.quick else ''} ({st.plan.native_count} instructions in C, "
          f"{st.plan.step_count} numpy steps)")
     return st.compiled
 
@@ -218,7 +314,13 @@ def _fail(prog, st: _Native, why: str):
     STATS["interpreted"] += 1
     STATS["interpreted: compiler"] += 1
     _say(f"program at 0x{prog.va:x} runs on the interpreter ({why})")
+    _perf(prog, f"stays on the interpreter: its native build failed ({why.splitlines()[0]})")
     return None
+
+
+def _perf(prog, what: str) -> None:
+    if debug_enabled("perf"):
+        print(f"shimgl perf: program at 0x{prog.va:x} {what}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------

@@ -31,6 +31,7 @@ def compiled(monkeypatch, cache_dir):
     """Programs compile on their first run, into a cache of this module's tests."""
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(cache_dir))
     monkeypatch.setattr(native.tier, "HOT_LANES", 0)
+    monkeypatch.setattr(native.tier, "BUILD_ASIDE", False)
 
 
 @pytest.fixture

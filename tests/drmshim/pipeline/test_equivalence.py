@@ -131,6 +131,7 @@ def test_layers_in_one_lane_ordered_run_give_the_layer_by_layer_image(monkeypatc
     from drmshim.gpu.pipeline import fragment
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(native.tier, "HOT_LANES", 0)
+    monkeypatch.setattr(native.tier, "BUILD_ASIDE", False)
     monkeypatch.setattr(fragment, "BIN_PASSES", False)     # (else the pass goes bin by bin: test_bin_pass)
     runs = []
     ordered_pass = fragment._PassContext._ordered_pass

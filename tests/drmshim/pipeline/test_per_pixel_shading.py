@@ -82,6 +82,7 @@ def test_the_interpreter_and_the_native_tier_agree_on_per_pixel_passes(monkeypat
     from drmshim.gpu import native
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(native.tier, "HOT_LANES", 0)
+    monkeypatch.setattr(native.tier, "BUILD_ASIDE", False)
     for fs in (BLEND_FS, DISCARD_FS):
         bits = dict(discards=True, early_z=False) if fs is DISCARD_FS else None
         first, _ = _render(fs, False, monkeypatch, fragment_bits=bits)       # compiles the native code

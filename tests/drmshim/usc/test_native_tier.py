@@ -455,7 +455,101 @@ def test_auto_mode_compiles_hot_programs_only(monkeypatch, tmp_path):
     core.run(mem.base, ExecContext(lanes=2000))
     assert native.STATS["native"] == 0          # 2000 lanes so far: interpreted
     core.run(mem.base, ExecContext(lanes=2000))
-    assert native.STATS["native"] == 1          # 4000 lanes: hot, compiled and run
+    assert native.STATS["native"] == 0          # 4000 lanes: hot, compiling aside, interpreted meanwhile
+    assert native.wait_builds(300)
+    core.run(mem.base, ExecContext(lanes=2000))
+    assert native.STATS["native"] == 1 and native.STATS["compiled"] == 1    # the built code runs
+
+
+def test_auto_mode_compiles_programs_run_many_times(monkeypatch, tmp_path):
+    """A program of four lanes (piglit's one-quad draws) is hot after HOT_RUNS runs,
+    however few lanes; until its code is loaded the interpreter runs it, with the
+    same results as the native code after."""
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native.tier, "HOT_RUNS", 5)
+    mem = FlatMemory(1 << 16)
+    mem.write(mem.base, assemble("fadd r2, r2, 1.5\nfmul r3, r2, r2\nstop"), "test")
+    core = ShaderCore(mem, debug=False, tier="auto")
+    prog = core.load(mem.base)
+    inputs = np.array([1.0, -2.0, 3.25, 0.5], np.float32)
+
+    def run():
+        ctx = ExecContext(lanes=4, keep_registers=True)
+        ctx.preload = {2: inputs}
+        core.run(mem.base, ctx)
+        return ctx.registers[3].view(np.float32).copy()
+
+    want = (inputs + np.float32(1.5)) * (inputs + np.float32(1.5))
+    for k in range(4):
+        np.testing.assert_array_equal(run(), want)
+        assert prog.native_state.build is None and native.STATS["native"] == 0    # 4 runs: cold
+    np.testing.assert_array_equal(run(), want)        # the 5th run starts the quick build aside
+    st = prog.native_state
+    assert st.build is not None and st.build.quick and native.STATS["native"] == 0
+    assert native.wait_builds(300)
+    np.testing.assert_array_equal(run(), want)        # now from the quick build's code
+    assert native.STATS["native"] == 1 and st.compiled is not None and st.quick
+    quick_code = st.compiled
+    monkeypatch.setattr(native.tier, "HOT_LANES", 40)
+    for k in range(4):                                # 28, 32, 36, 40 lanes: hot by lanes, optimised build aside
+        np.testing.assert_array_equal(run(), want)
+    assert st.build is not None and not st.build.quick and st.compiled is quick_code
+    assert native.wait_builds(300)
+    np.testing.assert_array_equal(run(), want)
+    assert native.STATS["compiled"] == 2 and st.compiled is not quick_code and not st.quick
+    entries = sorted(p.name for p in (tmp_path / "native").glob("*/*.so"))
+    assert entries == sorted([native.tier.cache_key(st.plan.source, native.tier.CFLAGS) + ".so",
+                              native.tier.cache_key(st.plan.source, native.tier.QUICK_CFLAGS) + ".so"])
+    # another process (a new core here) takes the optimised code from the cache at once
+    core2 = ShaderCore(mem, debug=False, tier="auto")
+    core2.run(mem.base, ExecContext(lanes=4))
+    assert not core2.load(mem.base).native_state.quick and native.STATS["from cache"] == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quick_builds_equal_the_interpreter(monkeypatch, tmp_path, seed):
+    """The quick flags (no vectorizer, -O1) give the interpreter's bits too: random
+    instructions of every op with a C form and random programs, built quick."""
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native.tier, "CFLAGS", native.tier.QUICK_CFLAGS)
+    rng = np.random.default_rng(300 + seed)
+    ops = [NATIVE_ALU[(seed * 50 + k) % len(NATIVE_ALU)] for k in range(50)]
+    lines = [str(random_instruction(rng, op, k)) for k, op in enumerate(ops)]
+    asm = "\n".join(lines[:25] + [f"if_icmp.ult r{MASK_ROW}, 5, 1"] + lines[25:] + ["pop_exec 1"])
+    a, b = run_both(asm, 1000, rng)
+    assert_same(a, b, asm)
+    asm = random_program(rng)
+    a, b = run_both(asm, 1024, rng, ctx_kw=tile_context(rng, 1024), batch_lanes=512)
+    assert_same(a, b, asm)
+    assert len(list((tmp_path / "native").glob("*/*.so"))) == 2
+
+
+def test_a_build_outlives_the_process_that_started_it(tmp_path, monkeypatch):
+    """A process that exits while its build runs (a short test program) still leaves
+    the library in the cache, and no temporary folder."""
+    script = ("import os, subprocess, threading; from uapi import native_build as build\n"
+              "started, popen = threading.Event(), subprocess.Popen\n"
+              "class Spawned(popen):\n"
+              "    def __init__(self, args, *a, **k):\n"
+              "        super().__init__(args, *a, **k)\n"
+              "        if args[0] == '/bin/sh':    # the build (not the compiler's --version)\n"
+              "            started.set()\n"
+              "subprocess.Popen = Spawned\n"
+              "threading.Thread(target=build.load_or_build, daemon=True,\n"
+              "    args=('long answer(void) { return 9; }\\n', 'long answer(void);')).start()\n"
+              "started.wait()\n"
+              "os._exit(0)     # the compiler has started: exit at once\n")
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    subprocess.run([sys.executable, "-c", script], timeout=300, check=True)
+    import time
+    for _ in range(3000):
+        if list((tmp_path / "native").glob("*/*.so")) and not list((tmp_path / "native").glob("*/.build-*")):
+            break
+        time.sleep(0.1)
+    from uapi import native_build as build
+    got = build.load_or_build("long answer(void) { return 9; }\n", "long answer(void);", build=False)
+    assert got is not None and got[1].answer() == 9
+    assert not list((tmp_path / "native").glob("*/.build-*"))
 
 
 def test_unsupported_forms_fall_back_to_the_interpreter_and_are_counted():
