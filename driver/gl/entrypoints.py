@@ -70,6 +70,11 @@ def context_commands(api: Api) -> frozenset[str]:
             out.update(_extension_commands(key, api))
     if "GL_ARB_imaging" not in has:
         out -= _imaging_reads()
+    if not api.es and "GL_NV_ES1_1_compatibility" in has:
+        # NVIDIA's unpublished extension, as Mesa has it: OpenGL ES 1.1's own commands (the
+        # fixed-point ones and glOrthof/glFrustumf/glClipPlanef/glGetClipPlanef) in desktop GL
+        from driver.gl.features.gles1 import ES1_ONLY
+        out |= ES1_ONLY
     # a command and its extension aliases are one entry (as the slots of Mesa's dispatch):
     # the context has the core command when it has one of its aliases
     out.update(ALIASES[n] for n in list(out) if n in ALIASES)

@@ -108,6 +108,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
     _x("GL_ATI_draw_buffers", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
     _x("GL_EXT_vertex_array_bgra", _ANY, _N, _N, _N, DONE),  # test_legacy_small_extensions.py
+    # OpenGL ES 1.1's commands in compatibility contexts (entrypoints.context_commands;
+    # test_nv_es1_1_compatibility.py)
+    _x("GL_NV_ES1_1_compatibility", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_stencil_two_side", _ANY, _N, _N, _N, DONE),  # test_stencil_two_side.py
     # ARB assembly programs (compiler/arb, driver/gl/arbprogram.py; tests/compiler/arb,
     # tests/driver/gl/test_arbprogram*.py)

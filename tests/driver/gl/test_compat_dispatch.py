@@ -78,7 +78,9 @@ def test_compatibility_contexts_keep_the_commands():
     # ARB_ES3_2_compatibility: its alias glPrimitiveBoundingBoxARB is the same entry)
     ("glDiscardFramebufferEXT", (E.GL_FRAMEBUFFER, 1, [E.GL_COLOR_ATTACHMENT0])),  # a GLES-only extension's
     ("glOrthofOES", (-2.0, 2.0, -2.0, 2.0, -2.0, 2.0)),                        # an ES 1.1 extension's
-    ("glColor4x", (0, 0x10000, 0, 0x10000)),                                   # ES 1.1's fixed point
+    # (ES 1.1's own commands, glColor4x, glOrthof, are a compatibility context's through
+    # GL_NV_ES1_1_compatibility: test_nv_es1_1_compatibility.py)
+    ("glDrawTexiOES", (0, 0, 0, 1, 1)),                                        # OES_draw_texture
     ("glBindFramebufferOES", (E.GL_FRAMEBUFFER, 7)),                           # OES_framebuffer_object
     ("glGenQueriesEXT", (1,)),                                                 # EXT_occlusion_query_boolean
 ])

@@ -50,7 +50,7 @@ def test_the_dispatch_tables_are_classes_a_context_switches_between():
         gl.glEnd()
         expect(gl, E.GL_INVALID_OPERATION)                  # (read after End: glGetError is refused too)
         assert type(gl) is compat and not gl.glIsEnabled(E.GL_DEPTH_TEST)
-        gl.glColor4x(1, 1, 1, 1)                             # ES 1.1 only
+        gl.glDrawTexiOES(0, 0, 0, 1, 1)                      # an ES 1.1 extension's only
         expect(gl, E.GL_INVALID_OPERATION)
     with driver.Context(api="gles1", width=4, height=4) as c:
         gl = c.gl

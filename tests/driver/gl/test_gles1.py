@@ -51,7 +51,7 @@ def test_commands_of_other_apis_are_invalid_operation():
     assert ctx.glGetFloatv(E.GL_CURRENT_COLOR) == [0.5, 0.25, 0.0, 1.0]
 
 
-@pytest.mark.parametrize("api", ["compat", "gles2", "gl33"])
+@pytest.mark.parametrize("api", ["gles2", "gl33", "gl46"])     # compatibility: NV_ES1_1_compatibility
 def test_es1_only_commands_are_invalid_operation_elsewhere(api):
     ctx = driver.Context(api=api, width=4, height=4)
     for name, args in (("glColor4x", (1, 1, 1, 1)), ("glOrthof", (-1, 1, -1, 1, -1, 1)),
