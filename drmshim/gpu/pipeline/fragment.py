@@ -308,6 +308,10 @@ def shade_pass(core, command, tvb, rows: np.ndarray, frame, states, record_of, t
                       region)
     if lanes is not None:
         return lanes
+    lanes = _visible_pass(core, command, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles,
+                          background, region, centre)
+    if lanes is not None:
+        return lanes
     vps = [states[d].geom.draw.ppp.get("viewport") for d in draw_ids]
     lo = min(v.min_depth if v is not None else 0.0 for v in vps)
     hi = max(v.max_depth if v is not None else 1.0 for v in vps)
@@ -435,6 +439,49 @@ def _bin_pass(core, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, 
     st.passed += fragments
     st.shaded += lanes
     return lanes
+
+
+#: Resolve the visibility of depth-tested passes without fragment arrays when they
+#: qualify (``_visible_pass``); tests switch it off to compare with the rasteriser,
+#: the ISP's layer loop and ``hidden_surface_removal``, the specification.
+VISIBLE_PASSES = True
+
+
+def _visible_pass(core, command, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles: bool,
+                  background: Background, region, centre: bool) -> int | None:
+    """A single-sampled pass of one draw that takes hidden surface removal, with a
+    depth test and no stencil test, early, without quads: ``R.visible_pixels``
+    rasterises and depth tests it in primitive order with no fragment arrays, and
+    only each pixel's last passing fragment is shaded, as ``hidden_surface_removal``
+    does after ``rasterize``. Same depth buffer, records and counters. Returns the
+    lanes shaded, or None when the pass is not of this kind (the caller rasterises)."""
+    if not VISIBLE_PASSES or len(draw_ids) != 1 or frame.S != 1 or centre or not all_tiles or not tvb.hsr:
+        return None
+    d = int(draw_ids[0])
+    st = states[d]
+    if not st.hsr_ok or st.late or st.quads or not st.ds.depth_test or st.ds.stencil_test \
+            or not st.sample_mask & 1:
+        return None
+    W, H = frame.W, frame.H
+    region = (0, 0, W, H) if region is None else tuple(int(v) for v in region)
+    vp = st.geom.draw.ppp.get("viewport")
+    lo, hi = (vp.min_depth, vp.max_depth) if vp is not None else (0.0, 1.0)
+    clip = None if np.array_equal(st.geom.rect, (0, 0, W, H)) else tuple(int(v) for v in st.geom.rect)
+    tri, x, y, fragments, passed = R.visible_pixels(tvb.setup, region, st.ds, frame.depth, rows=rows, clip=clip,
+                                                    depth_clamp=(min(lo, hi), max(lo, hi)))
+    if fragments == 0:
+        return 0
+    st.passed += passed
+    whole = _writes_whole_record(st.tile_writes, tile_buffer.shape[1]) and st.pipe is not None
+    background.hidden(whole and len(tri) == tile_buffer.shape[0])
+    n = len(tri)
+    ones = np.ones(n, np.uint8)
+    frags = R.Fragments(tri, x, y, ones, np.broadcast_to(np.float32(0), (n, 1)), 1)
+    ctx = _PassContext(core, command, tvb, frame, states, record_of, tile_buffer, frags,
+                       np.broadcast_to(np.int64(d), (n,)), True, region[:2])
+    idx = _iota(n)
+    ctx._run = (idx, 0)                 # (the lanes' x, y, tri: views)
+    return ctx._shade(st, idx, ones, late=False)     # (records: found with the lanes' positions)
 
 
 _THREAD = threading.local()

@@ -11,6 +11,7 @@ The pipeline calls them in this order::
     rasterize(setup, rect, samples, rows=...)      -> Fragments               (ISP)
     covered_pixels(setup, rect, rows=...)          -> bool image, count       (ISP, coverage only)
     rank_layers, depth_stencil, resolve_visibility -> sample masks            (ISP)
+    visible_pixels(setup, rect, state, depth, ...) -> visible fragments        (ISP, HSR without fragments)
     barycentrics / point_coords                    -> interpolation weights   (PDM)
 
 Units: ``_px`` pixels, ``_fx`` fixed point 1/256 px, depth in window units.
@@ -24,7 +25,7 @@ from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD
                         STENCIL_OPS, SUBPIXEL_BITS, TOPOLOGIES, sample_positions_fx, sample_positions_px)
 from .native_geometry import planes as planes_c
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
-                  resolve_visibility, samples_passed, stencil_op)
+                  resolve_visibility, samples_passed, stencil_op, visible_pixels)
 from .rasterize import Fragments, Scratch, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
 from .setup import (TriangleSetup, face_and_cull, min_resolvable_depth, polygon_edges, polygon_offset,
                     polygon_vertices, setup_lines, setup_points,
@@ -38,7 +39,7 @@ __all__ = [
     "COMPARE_FUNCS", "CULL_MODES", "FRONT_FACES", "MAX_WINDOW_COORD_PX", "SAMPLE_POSITIONS_16THS", "STENCIL_OPS",
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
-    "resolve_visibility", "samples_passed", "stencil_op",
+    "resolve_visibility", "samples_passed", "stencil_op", "visible_pixels",
     "Fragments", "Scratch", "barycentrics", "covered_pixels", "intersect_rects", "point_coords", "rasterize",
     "TriangleSetup", "face_and_cull", "min_resolvable_depth", "polygon_edges", "polygon_offset",
     "polygon_vertices", "setup_lines", "setup_points",

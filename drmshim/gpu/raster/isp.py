@@ -25,7 +25,9 @@ from .constants import (ALWAYS, CompareFunc, StencilOp, DECR, DECR_WRAP, EQUAL, 
                         INCR_WRAP, INVERT, KEEP, LEQUAL, LESS, NEVER, NOTEQUAL, REPLACE,
                         ZERO, enum_value)
 from .native import depth_test as depth_test_c
-from .rasterize import Fragments
+from .native import VISIBLE_BIN_PX
+from .native import visible_rows as visible_rows_c
+from .rasterize import Fragments, intersect_rects, rasterize
 
 
 def compare(func: int | str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -373,6 +375,47 @@ def resolve_visibility(frags: Fragments, state: DepthStencilState, depth: np.nda
         o = o[o >= 0]                      # unique per sample: plain fancy-index OR is safe
         visible[o] |= np.uint8(1 << s)
     return visible, passed
+
+
+def visible_pixels(setup, rect: tuple[int, int, int, int], state: DepthStencilState, depth: np.ndarray, *,
+                   rows: np.ndarray | None = None, clip: tuple[int, int, int, int] | None = None,
+                   depth_clamp: tuple[float, float] = (0.0, 1.0)):
+    """Hidden surface removal of a single-sampled pass with a depth test and no
+    stencil test, whose fragments need not exist: ``rasterize(setup, rect, rows=,
+    depth_clamp=)``'s fragments inside ``clip`` (None: all), depth tested in
+    primitive order against ``depth`` ((H, W, 1) float32 of the whole framebuffer,
+    updated in place), and each pixel's last passing fragment.
+
+    Returns (tri, x, y, fragments, passed): the visible fragments, one per pixel of
+    ``rect`` that some fragment passed, bin by bin (``VISIBLE_BIN_PX`` squares of
+    ``rect``, row-major, each bin's pixels row-major); the number of fragments
+    tested and of those that passed (occlusion). The C kernel
+    (``native.visible_rows``) gives the same without building fragments (its arrays
+    are then valid until the thread's next call); this numpy code is its
+    specification."""
+    if state.stencil_test or not state.depth_test:
+        raise ValueError("visible_pixels: a depth test without a stencil test only")
+    clip = rect if clip is None else intersect_rects(rect, clip)
+    func = enum_value(state.depth_func, CompareFunc, "depth function")
+    got = visible_rows_c(setup, rows, rect, clip, depth_clamp, func, state.depth_write, depth)
+    if got is not None:
+        return got
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    w = rx1 - rx0
+    frags = rasterize(setup, rect, 1, rows=rows, depth_clamp=depth_clamp)
+    cx0, cy0, cx1, cy1 = clip
+    keep = (frags.x >= cx0) & (frags.x < cx1) & (frags.y >= cy0) & (frags.y < cy1)
+    layers = None
+    if not keep.all():
+        frags = frags.take(keep)            # (layered again by sorting)
+        layers = rank_layers(frags.x, frags.y, frags.tri)
+    owner = np.full(w * (ry1 - ry0), -1, np.int64)
+    pixel = (frags.y.astype(np.int64) - ry0) * w + (frags.x - rx0)
+    passed = depth_stencil(frags, state, depth, None, layers=layers, owner=owner, owner_index=pixel)
+    held = np.flatnonzero(owner >= 0)
+    hy, hx = np.divmod(held, w)
+    o = owner[held[np.lexsort((hx, hy, hx // VISIBLE_BIN_PX, hy // VISIBLE_BIN_PX))]]       # bin by bin
+    return frags.tri[o], frags.x[o], frags.y[o], len(frags), samples_passed(passed)
 
 
 _POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)

@@ -14,6 +14,15 @@ whole full blocks broadcast, then its partial pairs' span fragments) written
 into the output arrays in one pass instead of a few numpy passes and copies per
 layer.
 
+``visible_rows``: ``isp.visible_pixels``, hidden surface removal of a single-sampled
+depth-tested pass without fragment arrays: the region in 64-pixel bins, each setup
+row copied (edges, box, depth plane) into every bin it touches, so that a bin
+reads its rows one after another and its depth and owners stay in cache (small
+triangles all over a 1024 x 1024 target otherwise miss the cache at every row of
+every array); per bin each row's pixels (the pairs, whole blocks, spans and depth
+bits of ``rasterize``) depth tested in primitive order straight against the depth
+buffer, each pixel's last passing row kept, then the bin's visible pixels listed.
+
 ``depth_test``: ``isp.depth_stencil`` with a depth test and no stencil test, over
 all rank layers in one pass: the fragments go one by one in layer order, which
 gives every sample its fragments in primitive order, as the layer loop does
@@ -23,13 +32,20 @@ the fragments one after another). Same depth buffer, owners and sample masks.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from uapi.native_kernels import Kernels
 
 from .constants import SUBPIXEL_BITS
 
-__all__ = ["KERNELS", "block_pairs", "depth_test", "emit_fragments", "span_fragments"]
+__all__ = ["KERNELS", "VISIBLE_BIN_PX", "block_pairs", "depth_test", "emit_fragments", "span_fragments",
+           "visible_rows"]
+
+#: ``visible_rows`` works bin by bin, VISIBLE_BIN_PX square on the region (a multiple
+#: of both block sizes) and lists each bin's visible pixels in turn.
+VISIBLE_BIN_PX = 64
 
 _CDEF = """
 long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *cb, const int64_t *px0,
@@ -49,10 +65,16 @@ void emit_fragments(long L, const int64_t *w_pairs, const int64_t *r_off, const 
 long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int64_t *base, const uint8_t *cov,
                 const float *z, int func, int write, float *depth, long depth_n, int64_t *owner, long owner_n,
                 const int64_t *obase, uint8_t *passed);
+long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t *yf, const int64_t *ea,
+                  const int64_t *eb, const int64_t *ec, const int64_t *bias, const double *z, const double *zoff,
+                  const double *dzdx, const double *dzdy, long rx0, long ry0, long rx1, long ry1, long cx0,
+                  long cy0, long cx1, long cy1, float zlo, float zhi, int func, int write, float *depth, long W,
+                  long H, int32_t *o_tri, int32_t *o_x, int32_t *o_y, int64_t *counts);
 """
 
 _SOURCE = r"""
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* shimgl rasteriser: covered spans of partial (triangle, block) pairs (raster/native.py) */
@@ -295,7 +317,212 @@ long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int
     }
     return 0;
 }
-""" % {"bits": SUBPIXEL_BITS}
+
+/* Hidden surface removal of a single-sampled pass of one draw with a depth test and
+   no stencil test, without fragments: rasterize + depth_stencil(owner=) in one pass
+   (isp.visible_pixels, whose numpy code is the specification). Setup rows rows[t];
+   each row's pixels are those rasterize gives on the region rx0..rx1 x ry0..ry1 (its
+   block grid: the same (row, block) pairs, whole full blocks and exact spans, so the
+   same depth bits: float32 steps in whole blocks, binary64 rounded once elsewhere,
+   then the clamp zlo..zhi), kept inside the clip rectangle cx0..cy1. The region goes
+   in VIS_BIN x VIS_BIN bins (whole blocks of the grid) so that a bin's depth, owners
+   and rows stay in cache: each live row is copied, with its edges and depth plane,
+   into every bin it touches, in row order. Per bin its rows in order, each pixel
+   depth tested against depth[y * W + x] (written when it passes and write is set)
+   and the passing row noted as the pixel's owner; then the bin's owned pixels are
+   listed row-major (tri, x, y: every pixel of a bin is written and the owned ones
+   kept, so the output arrays hold as many entries as the region has pixels). counts: fragments, passed, listed. Returns the block size (8 or 16, as rasterize
+   picks it), 0 when no row is live, -1 (nothing touched) when the region lies
+   outside the buffers, -2 when memory runs out. */
+#define VIS_BIN %(bin)d
+/* a fragment of depth ZF at column DX of drow/orow: clamped (numpy's maximum and
+   minimum: a NaN stays), counted, tested, written, owned */
+#define VIS_TEST(ZF, DX) do {                                             \
+        float z_ = (ZF);                                                  \
+        z_ = z_ < zlo ? zlo : z_;                                         \
+        z_ = z_ > zhi ? zhi : z_;                                         \
+        fragments++;                                                      \
+        if (compare_f(func, z_, drow[DX])) {                              \
+            if (write) drow[DX] = z_;                                     \
+            orow[DX] = r;                                                 \
+            passed++;                                                     \
+        }                                                                 \
+    } while (0)
+
+typedef struct {
+    int64_t a[3], b[3], c[3], box[4];
+    double zt, gx, gy;
+    int64_t row;
+} vis_row;
+
+static inline void vis_box(const int64_t *X, const int64_t *Y, long rx0, long ry0, long rx1, long ry1,
+                           int64_t box[4]) {
+    const int64_t half = (int64_t)1 << (SUBPIXEL_BITS - 1);       /* the single sample: the pixel centre */
+    int64_t xl = X[0], xh = X[0], yl = Y[0], yh = Y[0];
+    for (int c = 1; c < 3; c++) {
+        xl = X[c] < xl ? X[c] : xl; xh = X[c] > xh ? X[c] : xh;
+        yl = Y[c] < yl ? Y[c] : yl; yh = Y[c] > yh ? Y[c] : yh;
+    }
+    int64_t bx0 = -((half - xl) >> SUBPIXEL_BITS), by0 = -((half - yl) >> SUBPIXEL_BITS);
+    int64_t bx1 = ((xh - half) >> SUBPIXEL_BITS) + 1, by1 = ((yh - half) >> SUBPIXEL_BITS) + 1;
+    box[0] = bx0 > rx0 ? bx0 : rx0; box[1] = by0 > ry0 ? by0 : ry0;
+    box[2] = bx1 < rx1 ? bx1 : rx1; box[3] = by1 < ry1 ? by1 : ry1;
+}
+
+long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t *yf, const int64_t *ea,
+                  const int64_t *eb, const int64_t *ec, const int64_t *bias, const double *z, const double *zoff,
+                  const double *dzdx, const double *dzdy, long rx0, long ry0, long rx1, long ry1, long cx0,
+                  long cy0, long cx1, long cy1, float zlo, float zhi, int func, int write, float *depth, long W,
+                  long H, int32_t *o_tri, int32_t *o_x, int32_t *o_y, int64_t *counts) {
+    const int64_t half = (int64_t)1 << (SUBPIXEL_BITS - 1);
+    counts[0] = counts[1] = counts[2] = 0;
+    if (rx0 < 0 || ry0 < 0 || rx1 > W || ry1 > H || rx1 <= rx0 || ry1 <= ry0) return -1;
+    /* pass 1: the rows' pixel boxes on the region, rasterize's block size, the bins' row counts */
+    const long ow = rx1 - rx0, nbx = (ow + VIS_BIN - 1) / VIS_BIN, nby = (ry1 - ry0 + VIS_BIN - 1) / VIS_BIN;
+    int64_t *start = calloc((size_t)(nbx * nby + 1), sizeof(int64_t));
+    if (!start) return -2;
+    int64_t area = 0, live = 0;
+    for (long t = 0; t < T; t++) {
+        int64_t bb[4];
+        vis_box(xf + 3 * rows[t], yf + 3 * rows[t], rx0, ry0, rx1, ry1, bb);
+        if (!(bb[2] > bb[0] && bb[3] > bb[1])) continue;
+        area += (bb[2] - bb[0]) * (bb[3] - bb[1]);
+        live++;
+        for (long j = (bb[1] - ry0) / VIS_BIN; j <= (bb[3] - 1 - ry0) / VIS_BIN; j++)
+            for (long i = (bb[0] - rx0) / VIS_BIN; i <= (bb[2] - 1 - rx0) / VIS_BIN; i++) start[j * nbx + i + 1]++;
+    }
+    if (!live) { free(start); return 0; }
+    const long B = (double)area / (double)live > 1024.0 ? 16 : 8;
+    for (long k = 0; k < nbx * nby; k++) start[k + 1] += start[k];
+    vis_row *list = malloc(sizeof(vis_row) * (size_t)(start[nbx * nby] ? start[nbx * nby] : 1));
+    int64_t *fill = malloc(sizeof(int64_t) * (size_t)(nbx * nby));
+    if (!list || !fill) { free(start); free(list); free(fill); return -2; }
+    memcpy(fill, start, sizeof(int64_t) * (size_t)(nbx * nby));
+    /* pass 2: each live row, in row order, into every bin it touches */
+    for (long t = 0; t < T; t++) {
+        const int64_t r = rows[t];
+        const int64_t *X = xf + 3 * r, *Y = yf + 3 * r;
+        vis_row v;
+        vis_box(X, Y, rx0, ry0, rx1, ry1, v.box);
+        if (!(v.box[2] > v.box[0] && v.box[3] > v.box[1])) continue;
+        for (int i = 0; i < 3; i++) {
+            v.a[i] = ea[3 * r + i];
+            v.b[i] = eb[3 * r + i];
+            v.c[i] = ec[3 * r + i] - bias[3 * r + i];
+        }
+        /* rasterize's depth plane, in its order of operations */
+        v.gx = dzdx[r];
+        v.gy = dzdy[r];
+        v.zt = z[3 * r] + zoff[r] - v.gx * ((double)X[0] / (double)(1 << SUBPIXEL_BITS))
+               - v.gy * ((double)Y[0] / (double)(1 << SUBPIXEL_BITS));
+        v.row = r;
+        for (long j = (v.box[1] - ry0) / VIS_BIN; j <= (v.box[3] - 1 - ry0) / VIS_BIN; j++)
+            for (long i = (v.box[0] - rx0) / VIS_BIN; i <= (v.box[2] - 1 - rx0) / VIS_BIN; i++)
+                list[fill[j * nbx + i]++] = v;
+    }
+    free(fill);
+    const double pc = (double)half / (double)(1 << SUBPIXEL_BITS);
+    int32_t owner[VIS_BIN * VIS_BIN];
+    int64_t fragments = 0, passed = 0, n = 0;
+    for (long bj = 0; bj < nby; bj++)
+        for (long bi = 0; bi < nbx; bi++) {
+            const long X0 = rx0 + bi * VIS_BIN, Y0 = ry0 + bj * VIS_BIN;
+            const long X1 = X0 + VIS_BIN < rx1 ? X0 + VIS_BIN : rx1, Y1 = Y0 + VIS_BIN < ry1 ? Y0 + VIS_BIN : ry1;
+            const vis_row *first = list + start[bj * nbx + bi], *last = list + start[bj * nbx + bi + 1];
+            if (first == last) continue;
+            /* the lines of the next bin's depth: a bin's rows touch them first in
+               scattered order (one miss per line otherwise) */
+            const long nx0 = X0 + VIS_BIN < rx1 ? X0 + VIS_BIN : rx0, ny0 = X0 + VIS_BIN < rx1 ? Y0 : Y0 + VIS_BIN;
+            if (ny0 < ry1) {
+                const long nx1 = nx0 + VIS_BIN < rx1 ? nx0 + VIS_BIN : rx1, ny1 = ny0 + VIS_BIN < ry1 ? ny0 + VIS_BIN : ry1;
+                for (long y = ny0; y < ny1; y++)
+                    for (long x = nx0; x < nx1; x += 16) __builtin_prefetch(depth + y * W + x, 1);
+            }
+            for (long k = 0; k < VIS_BIN * VIS_BIN; k++) owner[k] = -1;
+            for (const vis_row *v = first; v < last; v++) {
+                const int64_t *ta = v->a, *tb = v->b, *tc = v->c, *bb = v->box;
+                const double zt = v->zt, gx = v->gx, gy = v->gy;
+                const float gx32 = (float)gx, gy32 = (float)gy;
+                const int32_t r = (int32_t)v->row;
+                /* the row's blocks inside this bin */
+                int64_t gx0 = block_div(bb[0] - rx0, B), gy0 = block_div(bb[1] - ry0, B);
+                int64_t gx1 = block_div(bb[2] - 1 - rx0, B), gy1 = block_div(bb[3] - 1 - ry0, B);
+                const int64_t kb0 = (X0 - rx0) / B, kb1 = (X1 - 1 - rx0) / B;
+                const int64_t jb0 = (Y0 - ry0) / B, jb1 = (Y1 - 1 - ry0) / B;
+                gx0 = gx0 > kb0 ? gx0 : kb0; gx1 = gx1 < kb1 ? gx1 : kb1;
+                gy0 = gy0 > jb0 ? gy0 : jb0; gy1 = gy1 < jb1 ? gy1 : jb1;
+                for (int64_t j = gy0; j <= gy1; j++) {
+                    int64_t y0 = ry0 + j * B, y1 = y0 + B;
+                    y0 = y0 > bb[1] ? y0 : bb[1];
+                    y1 = y1 < bb[3] ? y1 : bb[3];
+                    const int64_t sy_lo = (y0 << SUBPIXEL_BITS) + half, sy_hi = ((y1 - 1) << SUBPIXEL_BITS) + half;
+                    for (int64_t k = gx0; k <= gx1; k++) {
+                        int64_t x0 = rx0 + k * B, x1 = x0 + B;
+                        x0 = x0 > bb[0] ? x0 : bb[0];
+                        x1 = x1 < bb[2] ? x1 : bb[2];
+                        const int64_t sx_lo = (x0 << SUBPIXEL_BITS) + half, sx_hi = ((x1 - 1) << SUBPIXEL_BITS) + half;
+                        int reject = 0, inside = 1;
+                        for (int i = 0; i < 3; i++) {
+                            const int64_t xa = ta[i] > 0 ? sx_hi : sx_lo, xb = ta[i] > 0 ? sx_lo : sx_hi;
+                            const int64_t ya = tb[i] > 0 ? sy_hi : sy_lo, yb = tb[i] > 0 ? sy_lo : sy_hi;
+                            reject |= tc[i] + ta[i] * xa + tb[i] * ya < 0;
+                            inside &= tc[i] + ta[i] * xb + tb[i] * yb >= 0;
+                        }
+                        if (reject) continue;
+                        const float zp = (float)(zt + gx * (double)x0 + gy * (double)y0 + gx * pc + gy * pc);
+                        const int whole = inside && x1 - x0 == B && y1 - y0 == B;
+                        int64_t e0[3], A[3], Bs[3];
+                        for (int i = 0; i < 3; i++) {
+                            A[i] = ta[i] << SUBPIXEL_BITS;
+                            Bs[i] = tb[i] << SUBPIXEL_BITS;
+                            e0[i] = tc[i] + ta[i] * ((x0 << SUBPIXEL_BITS) + half)
+                                    + tb[i] * ((y0 << SUBPIXEL_BITS) + half);
+                        }
+                        /* the pair's columns inside the clip rectangle */
+                        const int64_t dxa = cx0 - x0 > 0 ? cx0 - x0 : 0, dxb = cx1 - x0 < x1 - x0 ? cx1 - x0 : x1 - x0;
+                        for (int64_t dy = 0; dy < y1 - y0; dy++) {
+                            const int64_t py = y0 + dy;
+                            if (py < cy0 || py >= cy1) continue;
+                            float *drow = depth + py * W + x0;
+                            int32_t *orow = owner + (py - Y0) * VIS_BIN + (x0 - X0);
+                            if (whole) {
+                                for (int64_t dx = dxa; dx < dxb; dx++) {
+                                    float zf = zp + (gx32 * (float)dx + gy32 * (float)dy);
+                                    VIS_TEST(zf, dx);
+                                }
+                                continue;
+                            }
+                            int64_t e_0 = e0[0] + Bs[0] * dy + A[0] * dxa, e_1 = e0[1] + Bs[1] * dy + A[1] * dxa;
+                            int64_t e_2 = e0[2] + Bs[2] * dy + A[2] * dxa;
+                            for (int64_t dx = dxa; dx < dxb; dx++, e_0 += A[0], e_1 += A[1], e_2 += A[2]) {
+                                if (!((e_0 >= 0) & (e_1 >= 0) & (e_2 >= 0))) continue;
+                                float zf = (float)((double)zp + ((double)gx32 * (double)(int32_t)dx
+                                                                 + (double)gy32 * (double)(int32_t)dy));
+                                VIS_TEST(zf, dx);
+                            }
+                        }
+                    }
+                }
+            }
+            for (long y = Y0; y < Y1; y++) {        /* the bin's owned pixels, row-major (branch-free) */
+                const int32_t *orow = owner + (y - Y0) * VIS_BIN - X0;
+                for (long x = X0; x < X1; x++) {
+                    const int32_t o = orow[x];
+                    o_tri[n] = o;
+                    o_x[n] = (int32_t)x;
+                    o_y[n] = (int32_t)y;
+                    n += o >= 0;
+                }
+            }
+        }
+    free(start);
+    free(list);
+    counts[0] = fragments;
+    counts[1] = passed;
+    counts[2] = n;
+    return B;
+}
+""" % {"bits": SUBPIXEL_BITS, "bin": VISIBLE_BIN_PX}
 
 KERNELS = Kernels(_SOURCE, _CDEF)
 
@@ -409,3 +636,46 @@ def emit_fragments(w_pairs, r_off, offsets, B: int, samples: int, all_bits: int,
                                *(p(v, i32) for v in ints[6:]), *fl, p(tri, i32), p(x, i32), p(y, i32),
                                p(coverage, "uint8_t *"), ffi.NULL if z is None else p(z, "float *"))
     return True
+
+
+_OUT = threading.local()
+
+
+def _outputs(n: int):
+    """This thread's (tri, x, y) output arrays of ``visible_rows``, at least ``n``
+    long (reused from pass to pass: fresh pages would cost more than the work)."""
+    held = getattr(_OUT, "arrays", None)
+    if held is None or len(held[0]) < n:
+        held = _OUT.arrays = tuple(np.empty(n, np.int32) for _ in range(3))
+    return held
+
+
+def visible_rows(setup, rows, rect, clip, depth_clamp, func: int, write: bool, depth: np.ndarray):
+    """``isp.visible_pixels`` in C: (tri, x, y, fragments, passed), the arrays views
+    of this thread's outputs (valid until its next call), or None when the kernel
+    does not take the call (then numpy runs). ``depth``: the (H, W, 1) float32
+    buffer of the whole framebuffer (origin (0, 0)), updated in place."""
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    w, h = rx1 - rx0, ry1 - ry0
+    if not KERNELS.usable() or depth.ndim != 3 or depth.shape[2] != 1 or depth.dtype != np.float32 \
+            or not depth.flags.c_contiguous or not depth.flags.writeable or len(setup) >= 2 ** 31:
+        return None
+    H, W = depth.shape[:2]
+    if rx0 < 0 or ry0 < 0 or rx1 > W or ry1 > H or w <= 0 or h <= 0:
+        return None
+    rows = np.ascontiguousarray(np.arange(len(setup)) if rows is None else rows, np.int64)
+    ints = [np.ascontiguousarray(v, np.int64) for v in (setup.x_fx, setup.y_fx, setup.edge_a, setup.edge_b,
+                                                          setup.edge_c, setup.edge_bias)]
+    dbl = [np.ascontiguousarray(v, np.float64) for v in (setup.z, setup.z_offset, setup.dzdx, setup.dzdy)]
+    out = _outputs(w * h)
+    counts = np.zeros(3, np.int64)
+    p, i64, i32 = KERNELS.ptr, "int64_t *", "int32_t *"
+    cx0, cy0, cx1, cy1 = (int(v) for v in clip)
+    got = KERNELS.lib.visible_rows(len(rows), p(rows, i64), *(p(v, i64) for v in ints),
+                                   *(p(v, "double *") for v in dbl), rx0, ry0, rx1, ry1, cx0, cy0, cx1, cy1,
+                                   float(depth_clamp[0]), float(depth_clamp[1]), int(func), int(bool(write)),
+                                   p(depth, "float *"), W, H, *(p(v, i32) for v in out), p(counts, i64))
+    if got < 0:
+        return None
+    fragments, passed, n = (int(v) for v in counts)
+    return out[0][:n], out[1][:n], out[2][:n], fragments, passed
