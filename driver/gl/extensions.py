@@ -375,6 +375,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_viewport_array", (4, 1), (4, 1), _N, _N, DONE, glsl=True),
     # ES 1.1 too, as Mesa: its KHR-named commands (features/gles1.py; test_gles1_khr_debug.py)
     _x("GL_KHR_debug", _ANY, _GL32, _ANY, _ES2, DONE),
+    # EGL fence syncs (EGL_KHR_fence_sync, driver/abi/egl.py) in GL and GLES contexts: the
+    # fence is the context's pipe flush (tests/driver/abi/test_egl_gl_sync.py)
+    _x("GL_EXT_EGL_sync", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_OES_EGL_sync", _N, _N, _ANY, _ES2, DONE),
     # KHR_debug's labels with the extension's types and errors (features/debug_output.py;
     # test_debug_label.py)
     _x("GL_EXT_debug_label", _ANY, _GL32, _N, _ES2, DONE),
