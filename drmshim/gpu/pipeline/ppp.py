@@ -32,7 +32,7 @@ and points (polygon-mode edges included: they have no counter here).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -394,9 +394,7 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
     their three edges (LINE) or corners (POINT) or filled. Returns the setup
     (rows in primitive order), the clipped triangle of each row and the row's
     corner weights over the primitive's vertices (T, 3, 3). Every edge of a
-    clipped polygon is drawn (no edge flags). The edges and corners keep their
-    triangle's facing (GL 4.6 section 14.6.4), which selects the stencil face and
-    is gl_FrontFacing."""
+    clipped polygon is drawn (no edge flags)."""
     x, y = window[..., 0], window[..., 1]
     area = (x[:, 1] - x[:, 0]) * (y[:, 2] - y[:, 0]) - (x[:, 2] - x[:, 0]) * (y[:, 1] - y[:, 0])
     front = (area > 0) == bool(raster.front_ccw)
@@ -418,7 +416,6 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
                            depth_format=depth_format, smooth=bool(raster.line_smooth))
         end_w = np.stack((tri_weights[line][:, a], tri_weights[line][:, b]), axis=2).reshape(-1, 2, 3)
         w = np.einsum("tcl,tlj->tcj", st.corner_weights, end_w[st.prim])
-        st = replace(st, front_facing=front[owner[st.prim]])
         parts.append((st, owner[st.prim], w))
     point = np.flatnonzero(keep & (mode == P.PolygonMode.POINT))
     if len(point):
@@ -426,7 +423,6 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
         st = R.setup_points(window[point].reshape(-1, 4), raster.point_size_px, prim=np.arange(len(owner)),
                             offset=offset, depth_format=depth_format)
         w = np.einsum("tcl,tlj->tcj", st.corner_weights, tri_weights[point].reshape(-1, 1, 3)[st.prim])
-        st = replace(st, front_facing=front[owner[st.prim]])
         parts.append((st, owner[st.prim], w))
     if not parts:
         st = R.setup_triangles(window[:0], prim=np.zeros(0, np.int64))
@@ -441,6 +437,7 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
 
 def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:
     """The setup with the draw's primitive numbers and no per-corner extras."""
+    from dataclasses import replace
     return replace(setup, prim=np.asarray(src_prim, np.int64), corner_weights=None, corner_uv=None)
 
 
@@ -474,7 +471,12 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
     # attributes through the unsnapped corners; depth through the snapped ones, as
     # the rasteriser's depth test computes it
     xw, yw = setup.xy_px[..., 0], setup.xy_px[..., 1]
-    xs, ys = setup.x_fx / 256.0, setup.y_fx / 256.0
+    snapped = []            # (the snapped corners in pixels, made when a depth plane asks)
+
+    def snapped_xy():
+        if not snapped:
+            snapped.extend((setup.x_fx / 256.0, setup.y_fx / 256.0))
+        return snapped
     inv_w = setup.inv_w
     verts = prims[src_prim]                                           # (T, k) lanes
     sel = ppp.get("output_select")
@@ -511,7 +513,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 continue
             if b.source == P.CoefficientSource.FRAGCOORD_Z:
                 if z_plane is None:
-                    z_plane = _plane(xs, ys, setup.z + setup.z_offset[:, None])
+                    z_plane = _z_plane(*snapped_xy(), setup.z + setup.z_offset[:, None])
                 planes[:, cf] = z_plane
                 continue
             if b.source == P.CoefficientSource.POINT_COORD:
@@ -537,7 +539,7 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
                 plane_of(cf, inv_w)
                 continue
             if z_slot and slot == 1:
-                planes[:, cf] = _plane(xs, ys, setup.z)
+                planes[:, cf] = _plane(*snapped_xy(), setup.z)
                 continue
             word = out[first_user + slot - user0] if first_user + slot - user0 < len(out) else np.zeros(out.shape[1], np.uint32)
             if half is None:
@@ -554,6 +556,15 @@ def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
         for cf, v in zip(pending_cf, pending_v):         # (the specification of the C pass)
             planes[:, cf] = _plane(xw, yw, v.values() if isinstance(v, _Corners) else v)
     return planes
+
+
+def _z_plane(xs: np.ndarray, ys: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``_plane(xs, ys, z)`` as float32 (T, 3), in C when the kernel is there (the
+    same bits)."""
+    out = np.empty((len(z), 1, 3), np.float32)
+    if not R.planes_c(xs, ys, [z], [0], out):
+        out[:, 0] = _plane(xs, ys, z)
+    return out[:, 0]
 
 
 class _Lazy:

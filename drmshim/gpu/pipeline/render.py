@@ -157,6 +157,11 @@ def _cf_count(memory, ppp: dict) -> int:
 
 
 def _concat_setups(setups: list[R.TriangleSetup]) -> R.TriangleSetup:
+    """The rows of ``setups`` one after another, without their corner weights and
+    point-sprite corners (the fragment half does not read them). One setup is
+    taken as it is, with no copy (its draw drops it)."""
+    if len(setups) == 1:
+        return replace(setups[0], corner_weights=None, corner_uv=None)
     names = [f for f in R.TriangleSetup.__dataclass_fields__ if f not in ("corner_weights", "corner_uv")]
     return R.TriangleSetup(**{f: np.concatenate([getattr(s, f) for s in setups]) for f in names})
 
@@ -249,9 +254,9 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
         tvb.setup = _concat_setups([g.setup for g in live])
         tvb.row_draw = np.concatenate([np.full(len(g.setup), g.draw.index, np.int64) for g in live])
         n_cf = max(g.planes.shape[1] for g in live)
-        tvb.planes = np.concatenate([g.planes if g.planes.shape[1] == n_cf else
-                                     np.pad(g.planes, ((0, 0), (0, n_cf - g.planes.shape[1]), (0, 0)))
-                                     for g in live])
+        tvb.planes = live[0].planes if len(live) == 1 else np.concatenate(
+            [g.planes if g.planes.shape[1] == n_cf else np.pad(g.planes, ((0, 0), (0, n_cf - g.planes.shape[1]), (0, 0)))
+             for g in live])
         # the rows live in tvb.setup and tvb.planes now: the draws keep only their state
         tvb.draws = [replace(g, setup=None, planes=g.planes[:0]) for g in geoms]
     del geoms, live
