@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 import layout
+import layout.native
 from uapi import packets as P
+from uapi.native_kernels import Kernels
 
 from ...memory import malformed
 
@@ -20,6 +22,13 @@ __all__ = ["IspMemory", "zls_control", "depth_format", "DEPTH_FORMATS", "TILINGS
 DEPTH_FORMATS = {P.ZFormat.Z32_FLOAT: ("Z32_FLOAT", "float32"), P.ZFormat.Z16_UNORM: ("Z16_UNORM", "unorm16")}
 TILINGS = {P.Tiling.LINEAR: "linear", P.Tiling.TWIDDLED: "twiddled",
            P.Tiling.TWIDDLED_COMPRESSED: "twiddled_compressed"}
+
+#: ``layout``'s tile copies in C (``layout.native``: the same bytes as its numpy
+#: copies), for depth/stencil planes of at least ``NATIVE_COPY_MIN_PX`` pixels (a
+#: 1024 x 1024 Z32 store was a 4 MB numpy scatter, about 4 ms a frame); smaller
+#: ones (tests) stay on numpy and compile nothing. ``TILE_COPIES.enabled``: tests.
+TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
+NATIVE_COPY_MIN_PX = 1 << 16
 
 
 def zls_control(cmd):
@@ -99,10 +108,16 @@ class IspMemory:
         except ValueError as error:     # e.g. a linear stride too small for a row
             raise malformed("ZLS", buf.base, error) from None
 
+    def _copier(self):
+        """The tile copies in C for a plane of this size, or None (numpy)."""
+        if self.W * self.H < NATIVE_COPY_MIN_PX or not TILE_COPIES.usable():
+            return None
+        return TILE_COPIES
+
     def _load(self, which: str, fmt: str) -> np.ndarray:
         lay = self._layout(which, fmt)
         raw = self.memory.read(getattr(self.cmd, which).base, lay.size_B, "ZLS")
-        return layout.detile(lay, raw, 0, 0, 0, 0, self.W, self.H)
+        return layout.detile(lay, raw, 0, 0, 0, 0, self.W, self.H, native=self._copier())
 
     def _load_depth(self) -> np.ndarray:
         fmt = depth_format(self.cmd)[0]
@@ -126,5 +141,5 @@ class IspMemory:
             raw = np.empty(lay.size_B, np.uint8)     # the store writes every byte: nothing to read
         else:
             raw = self.memory.read(base, lay.size_B, "ZLS").copy()
-        layout.tile(lay, raw, np.ascontiguousarray(data), 0, 0, 0, 0, self.W, self.H)
+        layout.tile(lay, raw, np.ascontiguousarray(data), 0, 0, 0, 0, self.W, self.H, native=self._copier())
         self.memory.write(base, raw, "ZLS")

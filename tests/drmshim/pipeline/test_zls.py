@@ -134,3 +134,43 @@ def test_depth_store_leaves_the_bytes_of_tiling_into_the_old_buffer(fmt, tiling,
     want = old.copy()
     layout.tile(lay, want, data, 0, 0, 0, 0, size, size)
     np.testing.assert_array_equal(sp.get(zbuf, lay.size_B), want)
+
+
+@pytest.mark.parametrize("fmt,tiling", [("Z32_FLOAT", "TWIDDLED"), ("Z16_UNORM", "TWIDDLED"), ("Z32_FLOAT", "LINEAR")])
+def test_big_planes_move_through_the_c_tile_copies_with_numpys_bytes(monkeypatch, fmt, tiling):
+    """Planes of NATIVE_COPY_MIN_PX pixels or more are stored and loaded by layout's
+    tile copies in C: the same bytes in memory, and the same loaded planes, as with
+    numpy's copies (TILE_COPIES off)."""
+    from drmshim.gpu.pipeline import zls
+    from tests.drmshim.pipeline.test_equivalence import BINDINGS, OPAQUE_FS, random_triangles
+    if not zls.TILE_COPIES.usable():
+        pytest.skip("no C compiler: numpy copies only")
+    size = 256
+    assert size * size >= zls.NATIVE_COPY_MIN_PX
+
+    def run(native: bool):
+        monkeypatch.setattr(zls.TILE_COPIES, "enabled", native)
+        sp = Space()
+        lay = layout.make_miptree(size, size, format=fmt, tiling=tiling.lower())
+        slay = layout.make_miptree(size, size, format="S8_UINT", tiling="twiddled")
+        zbuf, sbuf = sp.alloc(lay.size_B, 16384), sp.alloc(slay.size_B, 16384)
+        zs = {"depth": {"base": zbuf, "stride": lay.linear_stride_B}, "stencil": {"base": sbuf}}
+        a = Scene(sp, size, size)
+        a.draw(random_triangles(40, 9), OPAQUE_FS, varyings=4, cf_bindings=BINDINGS,
+               zs=dict(depth_func="LESS", depth_write=True, stencil_test=True),
+               stencil_front=dict(compare="ALWAYS", depth_pass="INCR_SAT", reference=1))
+        a.render(zls_ctrl=zls_word(depth_store=True, stencil_store=True, depth_format=fmt, depth_tiling=tiling),
+                 **zs)
+        stored = sp.get(zbuf, lay.size_B).copy(), sp.get(sbuf, slay.size_B).copy()
+        b = Scene(sp, size, size)         # loads both: LEQUAL with the stored depth, stencil EQUAL 1
+        b.draw(random_triangles(40, 10), OPAQUE_FS, varyings=4, cf_bindings=BINDINGS,
+               zs=dict(depth_func="LEQUAL", stencil_test=True), stencil_front=dict(compare="EQUAL", reference=1))
+        img = b.render(zls_ctrl=zls_word(depth_load=True, stencil_load=True, depth_format=fmt, depth_tiling=tiling),
+                       **zs)
+        return stored, img
+    (z0, s0), img0 = run(False)
+    (z1, s1), img1 = run(True)
+    np.testing.assert_array_equal(z0, z1)
+    np.testing.assert_array_equal(s0, s1)
+    np.testing.assert_array_equal(img0, img1)
+    assert len(np.unique(z0)) > 50 and s0.any() and len(np.unique(img0.reshape(-1, 4), axis=0)) > 10
