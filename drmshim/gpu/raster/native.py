@@ -44,7 +44,8 @@ __all__ = ["KERNELS", "VISIBLE_BIN_PX", "block_pairs", "depth_test", "emit_fragm
            "visible_rows"]
 
 #: ``visible_rows`` works bin by bin, VISIBLE_BIN_PX square on the region (a multiple
-#: of both block sizes) and lists each bin's visible pixels in turn.
+#: of both block sizes, at most 64: a bin row's owned columns are one 64-bit mask)
+#: and lists each bin's visible pixels in turn.
 VISIBLE_BIN_PX = 64
 
 _CDEF = """
@@ -330,10 +331,9 @@ long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int
    into every bin it touches, in row order. Per bin its rows in order, each pixel
    depth tested against depth[y * W + x] (written when it passes and write is set)
    and the passing row noted as the pixel's owner; then the bin's owned pixels are
-   listed row-major (tri, x, y: every pixel of a bin is written and the owned ones
-   kept, so the output arrays hold as many entries as the region has pixels). counts: fragments, passed, listed. Returns the block size (8 or 16, as rasterize
-   picks it), 0 when no row is live, -1 (nothing touched) when the region lies
-   outside the buffers, -2 when memory runs out. */
+   listed row-major (tri, x, y). counts: fragments, passed, listed. Returns the
+   block size (8 or 16, as rasterize picks it), 0 when no row is live, -1 (nothing
+   touched) when the region lies outside the buffers, -2 when memory runs out. */
 #define VIS_BIN %(bin)d
 /* a fragment of depth ZF at column DX of drow/orow: clamped (numpy's maximum and
    minimum: a NaN stays), counted, tested, written, owned */
@@ -430,14 +430,6 @@ long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t 
             const long X1 = X0 + VIS_BIN < rx1 ? X0 + VIS_BIN : rx1, Y1 = Y0 + VIS_BIN < ry1 ? Y0 + VIS_BIN : ry1;
             const vis_row *first = list + start[bj * nbx + bi], *last = list + start[bj * nbx + bi + 1];
             if (first == last) continue;
-            /* the lines of the next bin's depth: a bin's rows touch them first in
-               scattered order (one miss per line otherwise) */
-            const long nx0 = X0 + VIS_BIN < rx1 ? X0 + VIS_BIN : rx0, ny0 = X0 + VIS_BIN < rx1 ? Y0 : Y0 + VIS_BIN;
-            if (ny0 < ry1) {
-                const long nx1 = nx0 + VIS_BIN < rx1 ? nx0 + VIS_BIN : rx1, ny1 = ny0 + VIS_BIN < ry1 ? ny0 + VIS_BIN : ry1;
-                for (long y = ny0; y < ny1; y++)
-                    for (long x = nx0; x < nx1; x += 16) __builtin_prefetch(depth + y * W + x, 1);
-            }
             for (long k = 0; k < VIS_BIN * VIS_BIN; k++) owner[k] = -1;
             for (const vis_row *v = first; v < last; v++) {
                 const int64_t *ta = v->a, *tb = v->b, *tc = v->c, *bb = v->box;
@@ -504,14 +496,16 @@ long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t 
                     }
                 }
             }
-            for (long y = Y0; y < Y1; y++) {        /* the bin's owned pixels, row-major (branch-free) */
-                const int32_t *orow = owner + (y - Y0) * VIS_BIN - X0;
-                for (long x = X0; x < X1; x++) {
-                    const int32_t o = orow[x];
-                    o_tri[n] = o;
-                    o_x[n] = (int32_t)x;
+            for (long y = Y0; y < Y1; y++) {        /* the bin's owned pixels, row-major */
+                const int32_t *orow = owner + (y - Y0) * VIS_BIN;
+                uint64_t m = 0;                     /* (VIS_BIN <= 64: one bit a column) */
+                for (long i = 0; i < X1 - X0; i++) m |= (uint64_t)(orow[i] >= 0) << i;
+                for (; m; m &= m - 1) {
+                    const int i = __builtin_ctzll(m);
+                    o_tri[n] = orow[i];
+                    o_x[n] = (int32_t)(X0 + i);
                     o_y[n] = (int32_t)y;
-                    n += o >= 0;
+                    n++;
                 }
             }
         }
