@@ -30,6 +30,9 @@ _BUFFERS_NAMED = {E.GL_FRONT: {E.GL_FRONT_LEFT, E.GL_FRONT_RIGHT}, E.GL_BACK: {E
                   E.GL_FRONT_AND_BACK: {E.GL_FRONT_LEFT, E.GL_FRONT_RIGHT, E.GL_BACK_LEFT, E.GL_BACK_RIGHT}}
 # the window's colour buffers: one image, written as front or back (no stereo, no aux buffers)
 _WINDOW_BUFFERS = frozenset({E.GL_FRONT_LEFT, E.GL_BACK_LEFT})
+# GL 4.5 table 23.74's framebuffer-dependent values glGetFramebufferParameteriv answers
+_FB_DEPENDENT = frozenset({E.GL_SAMPLES, E.GL_SAMPLE_BUFFERS, E.GL_DOUBLEBUFFER, E.GL_STEREO,
+                           E.GL_IMPLEMENTATION_COLOR_READ_FORMAT, E.GL_IMPLEMENTATION_COLOR_READ_TYPE})
 # draw buffer values that select the window's image
 WINDOW_COLOR_SELECTORS = frozenset({E.GL_FRONT_LEFT, E.GL_BACK_LEFT, E.GL_FRONT, E.GL_BACK, E.GL_LEFT,
                                     E.GL_FRONT_AND_BACK})
@@ -393,11 +396,16 @@ class FramebufferMixin:
     def glGetFramebufferParameteriv(self, target: int, pname: int) -> list[int]:
         check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
         fb = self._fb_for_target(target)
-        if pname in (E.GL_SAMPLES, E.GL_SAMPLE_BUFFERS) and not self.api.es and self.api.gl(4, 5):
+        if pname in _FB_DEPENDENT and not self.api.es and self.api.gl(4, 5):
             # GL 4.5 section 9.2.3: the framebuffer-dependent values of table 23.74 too, of
-            # the framebuffer bound to target (the default one included)
-            samples = self._fb_samples(fb)
-            return [samples if pname == E.GL_SAMPLES else int(samples > 1)]
+            # the framebuffer bound to target (the default one included), as glGet answers
+            # them for a bound one
+            if pname in (E.GL_SAMPLES, E.GL_SAMPLE_BUFFERS):
+                samples = self._fb_samples(fb)
+                return [samples if pname == E.GL_SAMPLES else int(samples > 1)]
+            if pname in (E.GL_DOUBLEBUFFER, E.GL_STEREO):
+                return [int(bool(self._get_raw(pname))) if fb is None else 0]
+            return [self._implementation_read(fb)[pname == E.GL_IMPLEMENTATION_COLOR_READ_TYPE]]
         check_enum(pname, self._FB_PARAMS)
         check(fb is not None, E.GL_INVALID_OPERATION, "default framebuffer bound")
         return [int(getattr(fb, self._FB_PARAMS[pname], 0))]

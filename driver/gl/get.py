@@ -11,7 +11,7 @@ from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gles_ext import es_has, parallel_compile
 from driver.gl.formats import general_purpose_compressed
 from driver.gl.textures import bound_texture, texture_binding_name
-from driver.gl.framebuffers import draw_framebuffer_bits, framebuffer_status
+from driver.gl.framebuffers import draw_framebuffer_bits
 from driver.gl.state import STENCIL_TWO_SIDE_BACK
 
 __all__ = ["GetMixin", "NORMALIZED_PNAMES"]
@@ -24,6 +24,9 @@ NORMALIZED_PNAMES = frozenset({E.GL_COLOR_CLEAR_VALUE, E.GL_BLEND_COLOR, E.GL_DE
 
 # ARB_texture_buffer_object's glGet names (the _ARB enums have no core spelling)
 _TEXTURE_BUFFER_DATA_STORE_BINDING, _TEXTURE_BUFFER_FORMAT = 0x8C2D, 0x8C2E
+
+
+_READ_FRAMEBUFFER = object()       # _implementation_read's default: the bound read framebuffer
 
 
 def _active_stencil(c):
@@ -342,13 +345,19 @@ class GetMixin:
     def _legacy_get_entries(self) -> dict:
         return {}
 
-    def _implementation_read(self) -> tuple[int, int]:
-        """GLES 3.2 section 16.1.2: the extra format/type ReadPixels accepts
-        for the current read buffer (the buffer's natural one)."""
-        src = self._read_surface() if framebuffer_status(self, 
-            self.read_framebuffer) == E.GL_FRAMEBUFFER_COMPLETE else None
+    def _implementation_read(self, fb=_READ_FRAMEBUFFER) -> tuple[int, int]:
+        """GLES 3.2 section 16.1.2: the extra format/type ReadPixels accepts for the
+        read buffer of `fb` (the read framebuffer unless given; None: the default one),
+        the buffer's natural one. As in Mesa, INVALID_OPERATION when that framebuffer
+        has no colour image to read (no attachment at its read buffer, or NONE)."""
+        from driver.gl.formats import lookup
         from driver.gl.readback import implementation_read
-        return implementation_read(src[3] if src else None)
+        fb = self.read_framebuffer if fb is _READ_FRAMEBUFFER else fb
+        if fb is None:
+            return implementation_read(lookup(E.GL_RGBA8))
+        a = fb.attachments.get(fb.read_buffer)
+        check(a is not None, E.GL_INVALID_OPERATION, "IMPLEMENTATION_COLOR_READ_*: no colour read buffer")
+        return implementation_read(lookup(a.image_info()[2]))
 
     def _get_raw(self, pname: int):
         table = self._get_table

@@ -603,11 +603,15 @@ class FixedFunctionMixin:
         self.legacy.polygon_stipple = raw
 
     def glGetPolygonStipple(self, pixels=None) -> bytes | None:
-        """The pattern's 128 bytes, or None once written into the PIXEL_PACK buffer at
-        offset ``pixels`` (when one is bound)."""
-        if pack_buffer_write(self, pixels, self.legacy.polygon_stipple):
+        """The pattern's 128 bytes, packed as a GL_COLOR_INDEX/GL_BITMAP image (most
+        significant bit first unless PACK_LSB_FIRST: GL 2.1 section 6.1.5), or None once
+        written into the PIXEL_PACK buffer at offset ``pixels`` (when one is bound)."""
+        raw = self.legacy.polygon_stipple
+        if self.state.pack.lsb_first:
+            raw = bytes(np.packbits(np.unpackbits(np.frombuffer(raw, np.uint8)), bitorder="little"))
+        if pack_buffer_write(self, pixels, raw):
             return None
-        return self.legacy.polygon_stipple
+        return raw
 
     # -- the program of a draw without a current program ------------------------------------------
     def _ff_texture_units(self) -> tuple:
