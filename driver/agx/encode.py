@@ -944,7 +944,11 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     then zero)."""
     mode = info.mode
     vs = vs_cso.variant(_robust(ctx, vertex_key(ctx, vs_cso, capture=capture)))
-    fkey = fragment_key(ctx, batch)
+    # the fragment key, once per batch and state it reads (the batch fixes the tile layout)
+    fstate = (ctx.fb, ctx.blend, ctx.dsa, ctx.rast, ctx.min_samples)
+    fkey = batch.fragment_keys.get(fstate)
+    if fkey is None:
+        fkey = batch.fragment_keys[fstate] = fragment_key(ctx, batch)
     if "gl_PrimitiveID" in vs.info.get("varyings", {}):
         # the vertex program passes a geometry stage's gl_PrimitiveID on: the fragment stage reads
         # that varying instead of the rasteriser's primitive index

@@ -1,7 +1,8 @@
 """Packed words remembered by their field values.
 
 Sole responsibility: ``packed(what, **fields)`` gives ``uapi.packets.pack(what,
-**fields)``, packing each distinct set of values once. A run of draws packs the
+**fields)``, packing each distinct set of values once (or, for values with
+integers that change, from a template: below). A run of draws packs the
 same USC, PPP and VDM words with the same values draw after draw (only an
 address or a count changes), and packing walks every field of the packet in
 Python; the bytes depend on nothing but the packet and the values.
@@ -17,8 +18,13 @@ A packet whose integer fields change draw after draw (an address: each draw's
 uniforms, tables and PPP state are uploaded afresh) misses that memo every time.
 Its bytes are then its template's (the bytes of the same non-integer values,
 packed once, with the integer fields cleared) with each integer field encoded by
-its own ``Field.encode`` (range checks and modifiers included): the same bytes as
-a full ``pack``, without walking every field of the packet.
+its own ``Field.encode`` (range checks and modifiers included; for unsigned,
+address and signed fields with no modifier, a ``minus`` or an ``shr``, the same
+checks inlined, ``Field.encode`` raising for a value they refuse): the same bytes
+as a full ``pack``, without walking every field of the packet. Those bytes are not
+kept (an address rarely recurs, and the memo would fill and empty itself every
+few draws). A group is its header (by which members are present) and its members,
+each packed here.
 """
 
 from __future__ import annotations
@@ -56,48 +62,80 @@ def _key(value):
 def packed(what, **fields) -> bytes:
     """``P.pack(what, **fields)`` (``what``: a packet or group, or its name), packed
     once per distinct values."""
-    try:
-        key = (what, tuple((k, _key(v)) for k, v in fields.items()))
+    try:         # (an int's key inline: most fields are, and this runs for every packet of a draw)
+        items = tuple((k, (int, v)) if type(v) is int else (k, _key(v)) for k, v in fields.items())
+        key = (what, items)
         hit = _PACKED.get(key)
     except TypeError:                    # a value that cannot be a key
         return P.pack(what, **fields)
     if hit is None:
-        hit = _pack_from_template(what, fields)
-        if len(_PACKED) >= MAX_ENTRIES:
-            _PACKED.clear()
-        _PACKED[key] = hit
+        hit, templated = _pack_from_template(what, fields, items)
+        if not templated:       # (bytes made from a template are not kept: their addresses rarely recur,
+            if len(_PACKED) >= MAX_ENTRIES:     # and the memo would fill and empty itself every few draws)
+                _PACKED.clear()
+            _PACKED[key] = hit
     return hit
 
 
 _TEMPLATES: dict = {}
 
 
-def _pack_from_template(what, fields: dict) -> bytes:
-    """``P.pack(what, **fields)``: a packet with integer fields from its template (the
-    bytes for the same other values with those fields cleared, and their Fields)."""
+def _pack_from_template(what, fields: dict, items: tuple) -> tuple[bytes, bool]:
+    """(``P.pack(what, **fields)``, whether from a template): a packet with integer fields
+    from its template (the bytes for the same other values with those fields cleared,
+    and how each integer field is encoded). ``items``: the fields' keys (``packed``'s)."""
     packet = P.lookup(what)
-    if isinstance(packet, P.Group):      # its members' records, each packed as a packet is here
-        return packet.pack(**{m: packed(packet.members[m], **v) if type(v) is dict else v
-                              for m, v in fields.items() if m in packet.members} |
-                           {m: v for m, v in fields.items() if m not in packet.members})
-    ints = [k for k, v in fields.items() if type(v) is int]
-    if not ints:
-        return packet.pack(**fields)
-    tkey = (packet.name, tuple((k, None if type(v) is int else _key(v)) for k, v in fields.items()))
+    if isinstance(packet, P.Group):      # its header and members' records, each packed as a packet is here
+        if not fields.keys() <= packet.members.keys():
+            return packet.pack(**fields), False         # (raises: no such member)
+        out = [packed(packet.header, **{m: True for m in packet.members if m in fields})]
+        for m, member in packet.members.items():
+            if m in fields:
+                v = fields[m]
+                out.append(packed(member, **v) if type(v) is dict else
+                           bytes(v) if isinstance(v, (bytes, bytearray)) else member.pack(**v))
+        return b"".join(out), False
+    tkey = (packet.name, tuple((k, None) if kv[0] is int else (k, kv) for k, kv in items))
     template = _TEMPLATES.get(tkey)
     if template is None:
+        ints = [k for k, kv in items if kv[0] is int]
         raw = packet.pack(**fields)      # checks every name and value
+        if not ints:
+            return raw, False
         encoded = [packet.by_name[k] for k in ints]
         if any(f.exact is not None for f in encoded):
-            return raw
+            return raw, False
         mask = 0
         for f in encoded:
             mask |= f.mask
         if len(_TEMPLATES) >= MAX_ENTRIES:
             _TEMPLATES.clear()
-        _TEMPLATES[tkey] = (int.from_bytes(raw, "little") & ~mask, encoded)
-        return raw
-    bits, encoded = template
-    for f in encoded:
-        bits |= f.encode(fields[f.name], packet.name) << f.start
-    return bits.to_bytes(packet.size_B, "little")
+        _TEMPLATES[tkey] = (int.from_bytes(raw, "little") & ~mask, [_encoder(f) for f in encoded])
+        return raw, False
+    bits, encoders = template
+    for name, start, shift, minus, lo, hi, f in encoders:
+        v = fields[name]
+        if shift is not None and lo <= (v := v - minus) and not v & shift[0] and (v := v >> shift[1]) < hi:
+            bits |= (v & shift[2]) << start
+        else:                            # a log2, enum or bool field, or a value out of range: raises
+            bits |= f.encode(fields[name], packet.name) << start
+    return bits.to_bytes(packet.size_B, "little"), True
+
+
+def _encoder(f) -> tuple:
+    """(name, start, shift, minus, lo, hi, field) of an integer field: ``Field.encode`` of an
+    int, inlined for unsigned, address and signed fields with no modifier, a ``minus`` or an ``shr``
+    (shift = (low bits that must be clear, shift, the field's mask), lo..hi the encoded range
+    before the mask); shift None: ``Field.encode`` itself."""
+    m = f.modifier
+    if f.type not in ("uint", "int", "address") or (m is not None and m.kind not in ("minus", "shr")):
+        return f.name, f.start, None, 0, 0, 0, f
+    minus = m.amount if m is not None and m.kind == "minus" else 0
+    shr = m.amount if m is not None and m.kind == "shr" else 0
+    if f.type == "int":
+        lo, hi = -(1 << (f.size - 1)), 1 << (f.size - 1)
+    else:
+        lo, hi = 0, 1 << f.size
+    if minus:
+        lo = 0                            # (a minus modifier refuses values below its amount)
+    return f.name, f.start, ((1 << shr) - 1, shr, (1 << f.size) - 1), minus, (lo << shr), hi, f

@@ -117,3 +117,44 @@ def test_a_bad_integer_raises_from_the_template_too():
         packed("USC_UNIFORM", start_halves=0, size_halves=4, buffer=1 << 60)
     with pytest.raises(ValueError):
         packed("USC_UNIFORM", start_halves=-1, size_halves=4, buffer=0x2000)
+
+
+def test_template_integers_encode_and_refuse_as_field_encode_does():
+    """Every packet with integer fields (the minus, shr and log2 modifiers and signed
+    fields included): from its template, a value Field.encode takes packs as pack
+    does, and one it refuses (negative, too wide, low bits set under shr, below a
+    minus) raises ValueError with pack's message, the template unchanged after."""
+    from uapi.packets.table import PACKETS
+    rng = np.random.default_rng(11)
+    packets = [p for p in PACKETS.values() if _int_fields(p)]
+    assert any(f.modifier is not None and f.modifier.kind == k for p in packets for f in _int_fields(p)
+               for k in ("minus", "shr"))
+    checked = refused = 0
+    for packet in packets:
+        fields = _int_fields(packet)
+        base = {f.name: f.default for f in packet.fields if f.exact is None}
+        try:
+            base_bytes = packed(packet.name, **base)       # makes the template (when ints are in it)
+        except ValueError:
+            continue
+        assert base_bytes == P.pack(packet.name, **base)
+        for f in fields:
+            m = f.modifier
+            special = [0, 1, -1, (1 << f.size) - 1, 1 << f.size, -(1 << (f.size - 1)), (1 << (f.size - 1)) - 1]
+            if m is not None:
+                special += [m.amount, m.amount - 1, m.amount + (1 << f.size), (1 << f.size) << m.amount,
+                            ((1 << f.size) - 1) << m.amount, 3 << m.amount, (3 << m.amount) + 1]
+            for v in special + [int(x) for x in rng.integers(-(1 << 40), 1 << 44, 8)]:
+                values = dict(base, **{f.name: v})
+                try:
+                    want = P.pack(packet.name, **values)
+                except ValueError as e:
+                    with pytest.raises(ValueError) as got:
+                        packed(packet.name, **values)
+                    assert str(got.value) == str(e)
+                    refused += 1
+                    continue
+                assert packed(packet.name, **values) == want, (packet.name, f.name, v)
+                checked += 1
+        assert packed(packet.name, **base) == base_bytes
+    assert checked > 200 and refused > 100
