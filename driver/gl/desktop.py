@@ -28,6 +28,14 @@ from driver.gl.programs import program_object
 __all__ = ["DesktopMixin"]
 
 
+
+def _check_counts(drawcount, count) -> None:
+    """GL 4.6 sections 2.3.1 and 10.4: a negative drawcount, or a negative count of any
+    of the draws, is INVALID_VALUE and the whole command draws nothing (checked before
+    the first draw, as Mesa's _mesa_validate_MultiDrawArrays/Elements do)."""
+    check(drawcount >= 0, E.GL_INVALID_VALUE, "negative drawcount")
+    check(all(int(count[i]) >= 0 for i in range(drawcount)), E.GL_INVALID_VALUE, "a negative count")
+
 class DesktopMixin:
     def _desktop(self, major: int = 1, minor: int = 0) -> None:
         check(self.api.gl(major, minor), E.GL_INVALID_OPERATION, "desktop GL only")
@@ -52,7 +60,7 @@ class DesktopMixin:
     def glMultiDrawArrays(self, mode, first, count, drawcount) -> None:
         check(self.api.gl(1, 0) or es_has(self.api, "multi_draw_arrays"), E.GL_INVALID_OPERATION,
               "GLES: glMultiDrawArraysEXT needs EXT_multi_draw_arrays")
-        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        _check_counts(drawcount, count)
         with self._multi_draw() as nth:
             for i in range(drawcount):
                 nth(i)
@@ -61,7 +69,7 @@ class DesktopMixin:
     def glMultiDrawElements(self, mode, count, type, indices, drawcount) -> None:
         check(self.api.gl(1, 0) or es_has(self.api, "multi_draw_arrays"), E.GL_INVALID_OPERATION,
               "GLES: glMultiDrawElementsEXT needs EXT_multi_draw_arrays")
-        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        _check_counts(drawcount, count)
         with self._multi_draw() as nth:
             for i in range(drawcount):
                 nth(i)
@@ -72,7 +80,7 @@ class DesktopMixin:
         # EXT_multi_draw_arrays is supported
         check(self.api.gl(3, 2) or (es_has(self.api, "base_vertex") and es_has(self.api, "multi_draw_arrays")),
               E.GL_INVALID_OPERATION, "GLES: needs a base-vertex extension and EXT_multi_draw_arrays")
-        check(drawcount >= 0, E.GL_INVALID_VALUE)
+        _check_counts(drawcount, count)
         with self._multi_draw() as nth:
             for i in range(drawcount):
                 nth(i)
