@@ -94,11 +94,27 @@ def _group_unpack(group, raw: bytes):
     return rec
 
 
-def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> ShaderPipeline:
-    """Decode the USC words at ``va``. ``sampler_heap_va``: the command's sampler
-    heap, used when the pipeline binds no sampler table of its own."""
-    pipe = ShaderPipeline(va, sampler_heap_va=sampler_heap_va)
-    halves = pipe.uniforms.view(np.uint16)
+#: The record streams walked so far, by address: (the stream's bytes, its records).
+_STREAMS: dict = {}
+_STREAMS_MAX = 1024
+
+
+def _records(memory, va: int, unit: str):
+    """The decoded records of the USC stream at ``va`` (to its ``USC_END``), each
+    with the address after it. A stream walked before is taken again when its bytes
+    are unchanged, compared in one look at the memory (``window``: a range the unit
+    may read whole, so the walk could not fault); otherwise the walk reads record by
+    record as the caller takes them, each a GPU access that faults where the words do
+    (the caller's own reads between records keep their order)."""
+    known = _STREAMS.get(va)
+    window = getattr(memory, "window", None)
+    if known is not None and window is not None:
+        raw, records = known
+        seen = window(va, len(raw), True)
+        if seen is not None and seen.tobytes() == raw:
+            yield from records
+            return
+    records = []
     at = va
     for _ in range(MAX_RECORDS):
         w0 = int(read_words(memory, at, 1, unit)[0])
@@ -107,6 +123,26 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             raise malformed(unit, at, f"USC words at 0x{va:x}: unknown tag {w0 & 0xFF} at 0x{at:x}")
         rec = decoded(kind, memory.read(at, kind.size_B, unit).tobytes())
         at += kind.size_B
+        records.append((at, rec))
+        if rec.name == "USC_END":
+            break
+        yield at, rec
+    else:
+        raise malformed(unit, va, f"USC words: no USC_END within {MAX_RECORDS} records")
+    seen = window(va, at - va, True) if window is not None else None
+    if seen is not None:
+        if len(_STREAMS) >= _STREAMS_MAX:
+            _STREAMS.clear()
+        _STREAMS[va] = (seen.tobytes(), tuple(records))
+    yield at, rec
+
+
+def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> ShaderPipeline:
+    """Decode the USC words at ``va``. ``sampler_heap_va``: the command's sampler
+    heap, used when the pipeline binds no sampler table of its own."""
+    pipe = ShaderPipeline(va, sampler_heap_va=sampler_heap_va)
+    halves = pipe.uniforms.view(np.uint16)
+    for at, rec in _records(memory, va, unit):
         name = rec.name
         if name == "USC_END":
             return pipe
@@ -135,4 +171,4 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             pipe.discards, pipe.early_z = rec.discards, rec.early_z
             pipe.per_sample = rec.per_sample
             pipe.post_depth_coverage = rec.post_depth_coverage
-    raise malformed(unit, va, f"USC words: no USC_END within {MAX_RECORDS} records")
+    raise AssertionError("a USC stream's records end with USC_END")
