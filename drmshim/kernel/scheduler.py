@@ -6,6 +6,11 @@ in-fence holds back the later jobs of its queue (jobs are released in order)
 and no other queue. SUBMIT returns as soon as the job is queued; the scheduler
 thread sleeps on a waiter of its own registered on its first job's in-fences (so
 only those fences' signals and its own submissions wake it), without spinning.
+A job whose in-fences have all signalled when it is pushed, behind no other job
+of its queue (none pending, none being handed over), is handed to the firmware
+by SUBMIT itself, as drm_sched's run-job path does for a job with nothing to wait
+for: the same order, without waking the scheduler thread (a thread hand-off
+costs more CPU than the hand-over).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class UserQueue:
         self._waiter = sync.waiter()                          # the scheduler thread's
         self._drained = threading.Condition(sync.lock)         # shutdown waits on it
         self._pending: deque[Job] = deque()
+        self._handing = 0                  # jobs taken from the queue, not yet in the firmware
         self._closing = False
         self._thread = threading.Thread(target=self._loop, daemon=True, name=f"shimgl-sched-{firmware.name}")
         self._thread.start()
@@ -63,12 +69,27 @@ class UserQueue:
     def push(self, job: Job) -> None:
         job.firmware_job.on_complete = job.complete
         with self.sync.lock:
-            self._pending.append(job)
-            if len(self._pending) == 1:
-                self._waiter.wake()
+            if self._pending or self._handing or self._closing or not all(f.signaled for f in job.in_fences):
+                self._pending.append(job)
+                if len(self._pending) == 1:
+                    self._waiter.wake()
+                return
+            self._handing += 1
+        self._hand_over(job)
+
+    def _hand_over(self, job: Job) -> None:
+        """Give a released job to the firmware; jobs queued meanwhile wait until it is there."""
+        try:
+            self.firmware.submit(job.firmware_job)
+        finally:
+            with self.sync.lock:
+                self._handing -= 1
+                if not self._handing and self._pending:
+                    self._waiter.wake()
 
     def _ready(self) -> bool:
-        return self._closing or (bool(self._pending) and all(f.signaled for f in self._pending[0].in_fences))
+        return self._closing or (bool(self._pending) and not self._handing
+                                 and all(f.signaled for f in self._pending[0].in_fences))
 
     def _loop(self) -> None:
         waiter = self._waiter
@@ -83,9 +104,10 @@ class UserQueue:
                 if self._closing:
                     return
                 job = self._pending.popleft()
+                self._handing += 1
                 if not self._pending:
                     self._drained.notify_all()
-            self.firmware.submit(job.firmware_job)
+            self._hand_over(job)
 
     @property
     def guilty(self) -> bool:

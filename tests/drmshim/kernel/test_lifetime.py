@@ -147,3 +147,33 @@ def test_a_scheduler_is_woken_by_its_first_jobs_in_fence_only(open_private):
     pending.signal()
     d.wait([out], timeout_s=30)
     assert queue._waiter.wakeups == wakeups + 1
+
+
+def test_a_ready_job_on_an_idle_queue_is_handed_over_by_submit(open_private):
+    """SUBMIT hands a job with nothing to wait for to the firmware itself (the
+    scheduler thread is not woken); a job behind a blocked one still waits for it and
+    goes through the scheduler thread, in order."""
+    kernel, d = open_private(gpu=GateExecutor())
+    vm = d.vm()
+    queue_id = d.queue(vm)
+    queue = d.kernel_file().queue(queue_id)
+    handed = []
+    submit = queue.firmware.submit
+    queue.firmware.submit = lambda job: (handed.append(threading.current_thread().name), submit(job))
+    wakeups = queue._waiter.wakeups
+    first = d.syncobj()
+    d.submit(queue_id, compute(cdm_ctrl_stream_base=1), out_syncs=[first])
+    d.wait([first], timeout_s=30)
+    assert handed == [threading.current_thread().name]
+    assert queue._waiter.wakeups == wakeups
+    from drmshim.kernel import Fence
+    gate_sync, blocked, behind = d.syncobj(), d.syncobj(), d.syncobj()
+    pending = Fence(kernel.sync, "test in-fence")
+    d.kernel_file().syncobj(gate_sync).replace(pending)
+    d.submit(queue_id, compute(cdm_ctrl_stream_base=2), in_syncs=[gate_sync], out_syncs=[blocked])
+    d.submit(queue_id, compute(cdm_ctrl_stream_base=3), out_syncs=[behind])     # ready, but behind
+    time.sleep(0.05)
+    assert not d.signaled(behind) and len(handed) == 1
+    pending.signal()
+    d.wait([blocked, behind], timeout_s=30, flags=uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL)
+    assert handed[1:] == [f"shimgl-sched-{queue.firmware.name}"] * 2
