@@ -29,6 +29,10 @@ class Kernels:
         self._lib = None             # (ffi, lib); False: cannot be built here
         self._lock = threading.Lock()
 
+    def loaded(self) -> bool:
+        """Built and loaded in this process already (a use costs no compile)."""
+        return bool(self._lib)
+
     def usable(self) -> bool:
         """Enabled, not ``SHIMGL_DEBUG=interp``, and built (building on first use)."""
         if not self.enabled or debug_enabled("interp"):

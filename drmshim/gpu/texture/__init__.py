@@ -121,7 +121,7 @@ def sample_rows(mem, tex_desc_va: int, samp_desc_va: int, s: np.ndarray, t: np.n
     The same results as ``sample``; returns False, having written nothing, when it
     does not take the call."""
     view, samp = read_texture(mem, tex_desc_va), read_sampler(mem, samp_desc_va)
-    return sample_rows_2d(mem, view, samp, s, t, outs, quads=quads, lod=lod, bias=bias, batch=BATCH_LANES)
+    return sample_rows_2d(mem, view, samp, s, t, outs, quads=quads, lod=lod, bias=bias)
 
 
 def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:

@@ -24,12 +24,15 @@ from uapi import packets as P
 
 from uapi.native_kernels import Kernels
 
-__all__ = ["unorm8_bilinear_2d", "lod_levels_2d", "filter_levels_2d", "available", "ENABLED", "MIN_LANES"]
+__all__ = ["unorm8_bilinear_2d", "Plan2D", "sample_2d", "available", "ENABLED", "MIN_LANES"]
 
 #: Tests switch the kernel off to compare with the numpy path.
 ENABLED = True
-#: Calls over fewer lanes stay in numpy (no compile for small test draws).
+#: Calls over fewer lanes stay in numpy (no compile for small test draws) unless the
+#: kernels are already built in this process.
 MIN_LANES = 1 << 12
+#: ``sample_2d`` takes views of at most this many levels (a 32768-texel side)
+MAX_LEVELS = 16
 
 #: wrap mode -> the kernel's code (CLAMP_TO_BORDER never reaches the kernel)
 _WRAP_CODE = {P.Wrap.REPEAT: 0, P.Wrap.MIRRORED_REPEAT: 1, P.Wrap.CLAMP_TO_EDGE: 2, P.Wrap.MIRROR_CLAMP_TO_EDGE: 3}
@@ -39,14 +42,21 @@ int unorm8_bilinear_2d(int n, const float *s, const float *t, int levels,
                        const uint32_t *words0, int width0, int height0, const float *level_w0,
                        const uint32_t *words1, int width1, int height1, const float *level_w1,
                        int wrap_s, int wrap_t, const int *shifts, float *out, long out_stride);
-int lod_levels_2d(int n, const float *s, const float *t, int quads, const float *lod, int lod_step,
-                  const float *bias, int bias_step, float sw, float sh, int has_lod_bias, float lod_bias,
-                  float lo, float hi, int mip, int base, int top, double reach, void *log2_fn, void *log2_data,
-                  int32_t *level, float *frac, int batch, int32_t *summary);
-void filter_levels_2d(int n, const float *s, const float *t, const int32_t *level, const float *frac,
-                      const uint32_t **words, const int32_t *widths, const int32_t *heights, int lvl_lo,
-                      int lvl_hi, int batch, const int32_t *summary, int wrap_s, int wrap_t,
-                      const int32_t *byte, const int32_t *sel, float **out);
+typedef struct {
+    int levels;
+    const int32_t *xcol[16], *ycol[16];
+    int32_t width[16], height[16];
+    int32_t ws[16], wt[16];
+    float sw, sh;
+    int has_lod_bias;
+    float lod_bias, lo, hi;
+    int mip;
+    double reach;
+    int32_t byte[4], sel[4];
+} tex2d_plan_t;
+int sample_2d(const tex2d_plan_t *P, const uint32_t *w, int n, const float *s, const float *t, int quads,
+              const float *lod, int lod_step, const float *bias, int bias_step, void *log2_fn, void *log2_data,
+              float **out);
 """
 
 _SOURCE = r"""
@@ -181,140 +191,154 @@ typedef void (*uf_loop)(char **, const long *, const long *, void *);
 typedef float v4f __attribute__((vector_size(16)));
 typedef int32_t v4i __attribute__((vector_size(16)));
 #define CH 256
+#define MAX_LEVELS 16
 
-/* The level of detail of each lane and its level(s), as sampling._lod and the level
-   choice of sampling._sample_view compute them (float32, the same operations in the
-   same order; log2 through numpy's own float32 loop, once per run of equal values as
-   _log2_runs). mip: 0 NONE, 1 NEAREST, 2 LINEAR (minification and magnification both
-   LINEAR, so the magnification threshold c is 0). Writes level[] (the first level) and
-   frac[] (the second level's weight; 0: one level), and per batch of ``batch`` lanes
-   (min first level, max first level, any lane with two levels). Returns 1, having
-   decided nothing, when a coordinate is not finite or its texel coordinate could leave
-   the int32-safe range (|x| * size + reach < 2^30 at the base level), else 0. */
-int lod_levels_2d(int n, const float *s, const float *t, int quads, const float *lod, int lod_step,
-                  const float *bias, int bias_step, float sw, float sh, int has_lod_bias, float lod_bias,
-                  float lo, float hi, int mip, int base, int top, double reach, void *log2_fn, void *log2_data,
-                  int32_t *level, float *frac, int batch, int32_t *summary) {
-    const double limit = (double)(1 << 30);
-    double scale = sw > sh ? sw : sh;
-    uint32_t big = 0;     /* the largest |coordinate| as bits: a NaN's are above infinity's */
-    for (int k = 0; k < n; k++) {
-        uint32_t a, b;
-        memcpy(&a, &s[k], 4); memcpy(&b, &t[k], 4);
-        a &= 0x7fffffffu; b &= 0x7fffffffu;
-        big = a > big ? a : big;
-        big = b > big ? b : big;
-    }
-    float mag; memcpy(&mag, &big, 4);
-    if (big > 0x7f800000u || !((double)mag * scale + reach < limit))
-        return 1;                 /* NaN, infinite, or beyond: |x| * size + reach < limit is both sides' test */
+/* What a (texture view, sampler) pair fixes, decoded once (sampling._Plan2D). Level k is
+   view level base + k; texel (x, y) of level k is the 32-bit word xcol[k][x] + ycol[k][y]
+   of the image's span (the view's separable column tables, the span's first column
+   subtracted from ycol). */
+typedef struct {
+    int levels;                         /* base..top */
+    const int32_t *xcol[MAX_LEVELS], *ycol[MAX_LEVELS];
+    int32_t width[MAX_LEVELS], height[MAX_LEVELS];
+    int32_t ws[MAX_LEVELS], wt[MAX_LEVELS];      /* wrap codes per level (4: power-of-two REPEAT) */
+    float sw, sh;                       /* the base level's size (LOD scale) */
+    int has_lod_bias;
+    float lod_bias, lo, hi;             /* the sampler's bias and clamps */
+    int mip;                            /* 0 NONE, 1 NEAREST, 2 LINEAR */
+    double reach;
+    int32_t byte[4], sel[4];            /* per output channel: its byte of the texel; sel < 0: 0 (-1) or 1 (-2) */
+} tex2d_plan_t;
+
+/* The LOD state carried from piece to piece: numpy's log2 runs once per run of equal
+   values (sampling._log2_runs), and a run may cross pieces. */
+typedef struct { uint32_t prev_bits; float prev_lg; int have_prev; } lod_run_t;
+
+/* The level of detail of lanes k0..k0+m and their level(s), as sampling._lod and the
+   level choice of sampling._sample_view compute them (float32, the same operations in
+   the same order; log2 through numpy's own float32 loop, once per run of equal values
+   as _log2_runs). Writes lv[] (the first level, base-relative) and frac[] (the second
+   level's weight; 0: one level). */
+AI void lod_piece(const tex2d_plan_t *P, int k0, int m, const float *s, const float *t, int quads,
+                  const float *lod, int lod_step, const float *bias, int bias_step, void *log2_fn,
+                  void *log2_data, lod_run_t *run_state, int32_t *lv_out, float *f_out) {
     float rho2[CH], uniq[CH], lg[CH], lam[CH];
     int run[CH];
-    uint32_t prev_bits = 0; float prev_lg = 0.0f; int have_prev = 0;
-    for (int k0 = 0; k0 < n; k0 += CH) {
-        int m = n - k0 < CH ? n - k0 : CH;
-        if (mip == 0) {
-            for (int k = 0; k < m; k++) lam[k] = 0.0f;            /* unused: one level */
-        } else if (quads) {
-            for (int q = 0; q < m; q += 4) {
-                const float *qs = s + k0 + q, *qt = t + k0 + q;
-                float a, b;
-                a = (qs[1] - qs[0]) * sw; b = (qt[1] - qt[0]) * sh; float x_top = a * a + b * b;
-                a = (qs[3] - qs[2]) * sw; b = (qt[3] - qt[2]) * sh; float x_bot = a * a + b * b;
-                a = (qs[2] - qs[0]) * sw; b = (qt[2] - qt[0]) * sh; float y_left = a * a + b * b;
-                a = (qs[3] - qs[1]) * sw; b = (qt[3] - qt[1]) * sh; float y_right = a * a + b * b;
-                rho2[q] = x_top >= y_left ? x_top : y_left;       /* no NaN here: finite coordinates */
-                rho2[q + 1] = x_top >= y_right ? x_top : y_right;
-                rho2[q + 2] = x_bot >= y_left ? x_bot : y_left;
-                rho2[q + 3] = x_bot >= y_right ? x_bot : y_right;
-            }
-            int same = have_prev;
-            for (int k = 0; k < m; k++) {
-                uint32_t bits; memcpy(&bits, &rho2[k], 4);
-                same &= bits == prev_bits;
-            }
-            if (same) {     /* the whole piece is the run of the previous value */
-                for (int k = 0; k < m; k++) lam[k] = prev_lg * 0.5f;
-                goto choose;
-            }
+    const int mip = P->mip;
+    const float sw = P->sw, sh = P->sh;
+    if (mip == 0) {
+        for (int k = 0; k < m; k++) lam[k] = 0.0f;            /* unused: one level */
+    } else if (quads) {
+        for (int q = 0; q < m; q += 4) {
+            const float *qs = s + k0 + q, *qt = t + k0 + q;
+            float a, b;
+            a = (qs[1] - qs[0]) * sw; b = (qt[1] - qt[0]) * sh; float x_top = a * a + b * b;
+            a = (qs[3] - qs[2]) * sw; b = (qt[3] - qt[2]) * sh; float x_bot = a * a + b * b;
+            a = (qs[2] - qs[0]) * sw; b = (qt[2] - qt[0]) * sh; float y_left = a * a + b * b;
+            a = (qs[3] - qs[1]) * sw; b = (qt[3] - qt[1]) * sh; float y_right = a * a + b * b;
+            rho2[q] = x_top >= y_left ? x_top : y_left;       /* no NaN here: finite coordinates */
+            rho2[q + 1] = x_top >= y_right ? x_top : y_right;
+            rho2[q + 2] = x_bot >= y_left ? x_bot : y_left;
+            rho2[q + 3] = x_bot >= y_right ? x_bot : y_right;
+        }
+        int same = run_state->have_prev;
+        for (int k = 0; k < m; k++) {
+            uint32_t bits; memcpy(&bits, &rho2[k], 4);
+            same &= bits == run_state->prev_bits;
+        }
+        if (same) {     /* the whole piece is the run of the previous value */
+            for (int k = 0; k < m; k++) lam[k] = run_state->prev_lg * 0.5f;
+        } else {
             int u = 0;      /* a run of equal values goes through numpy's loop once */
             for (int k = 0; k < m; k++) {
                 uint32_t bits; memcpy(&bits, &rho2[k], 4);
-                if (have_prev && bits == prev_bits) { run[k] = -1; continue; }
-                have_prev = 1; prev_bits = bits; uniq[u] = rho2[k]; run[k] = u++;
+                if (run_state->have_prev && bits == run_state->prev_bits) { run[k] = -1; continue; }
+                run_state->have_prev = 1; run_state->prev_bits = bits; uniq[u] = rho2[k]; run[k] = u++;
             }
             if (u) {
                 char *args[2] = {(char *)uniq, (char *)lg};
                 long dims[1] = {u}, steps[2] = {4, 4};
                 ((uf_loop)log2_fn)(args, dims, steps, log2_data);
             }
+            float prev_lg = run_state->prev_lg;
             for (int k = 0; k < m; k++) {
                 if (run[k] >= 0) prev_lg = lg[run[k]];
                 lam[k] = prev_lg * 0.5f;
             }
-        } else {
-            for (int k = 0; k < m; k++) lam[k] = lod ? lod[(long)(k0 + k) * lod_step] : 0.0f;
+            run_state->prev_lg = prev_lg;
         }
-    choose:;
-        int32_t *lv_out = level + k0;
-        float *f_out = frac + k0;
-        if (mip != 0) {
-            if (has_lod_bias)
-                for (int k = 0; k < m; k++) lam[k] = lam[k] + lod_bias;
-            if (bias && bias_step)
-                for (int k = 0; k < m; k++) lam[k] = lam[k] + bias[k0 + k];
-            else if (bias)
-                for (int k = 0; k < m; k++) lam[k] = lam[k] + bias[0];
-            for (int k = 0; k < m; k++) {
-                float l = lam[k];
-                l = l >= lo ? l : lo;           /* np.fmax(lam, lo): NaN -> lo */
-                lam[k] = l <= hi ? l : hi;      /* |lo|, |hi| < 2^24: int casts below are defined */
-            }
-        }
-        const float span = (float)(top - base);
-        if (mip == 2) {     /* magnified (lam <= 0): base; else floor(lam) levels on, the fraction */
-            for (int k = 0; k < m; k++) {
-                float l = lam[k];
-                float fl = floorf(l);
-                float c = fl < span ? fl : span;
-                int lv = l > 0.0f ? base + (int)c : base;
-                lv_out[k] = lv;
-                f_out[k] = (l > 0.0f && lv < top) ? l - fl : 0.0f;
-            }
-        } else if (mip == 1) {      /* magnified or lam <= 0.5: base; else ceil(lam + 0.5) - 1 levels on */
-            for (int k = 0; k < m; k++) {
-                float l = lam[k];
-                float d = ceilf(l + 0.5f) - 1.0f;
-                float c = d < span ? d : span;
-                lv_out[k] = l > 0.5f ? base + (int)c : base;
-                f_out[k] = 0.0f;
-            }
-        } else {
-            for (int k = 0; k < m; k++) { lv_out[k] = base; f_out[k] = 0.0f; }
+    } else {
+        for (int k = 0; k < m; k++) lam[k] = lod ? lod[(long)(k0 + k) * lod_step] : 0.0f;
+    }
+    if (mip != 0) {
+        if (P->has_lod_bias)
+            for (int k = 0; k < m; k++) lam[k] = lam[k] + P->lod_bias;
+        if (bias && bias_step)
+            for (int k = 0; k < m; k++) lam[k] = lam[k] + bias[k0 + k];
+        else if (bias)
+            for (int k = 0; k < m; k++) lam[k] = lam[k] + bias[0];
+        const float lo = P->lo, hi = P->hi;
+        for (int k = 0; k < m; k++) {
+            float l = lam[k];
+            l = l >= lo ? l : lo;           /* np.fmax(lam, lo): NaN -> lo */
+            lam[k] = l <= hi ? l : hi;      /* |lo|, |hi| < 2^24: int casts below are defined */
         }
     }
-    for (int g = 0, k0 = 0; k0 < n; g++, k0 += batch) {
-        int m = n - k0 < batch ? n - k0 : batch;
-        int32_t mn = level[k0], mx = level[k0], two = 0;
-        for (int k = k0; k < k0 + m; k++) {
-            mn = level[k] < mn ? level[k] : mn;
-            mx = level[k] > mx ? level[k] : mx;
-            two |= frac[k] > 0.0f;
+    const float span = (float)(P->levels - 1);
+    if (mip == 2) {     /* magnified (lam <= 0): base; else floor(lam) levels on, the fraction */
+        for (int k = 0; k < m; k++) {
+            float l = lam[k];
+            float fl = floorf(l);
+            float c = fl < span ? fl : span;
+            int lv = l > 0.0f ? (int)c : 0;
+            lv_out[k] = lv;
+            f_out[k] = (l > 0.0f && lv < P->levels - 1) ? l - fl : 0.0f;
         }
-        summary[3 * g] = mn; summary[3 * g + 1] = mx; summary[3 * g + 2] = two;
+    } else if (mip == 1) {      /* magnified or lam <= 0.5: base; else ceil(lam + 0.5) - 1 levels on */
+        for (int k = 0; k < m; k++) {
+            float l = lam[k];
+            float d = ceilf(l + 0.5f) - 1.0f;
+            float c = d < span ? d : span;
+            lv_out[k] = l > 0.5f ? (int)c : 0;
+            f_out[k] = 0.0f;
+        }
+    } else {
+        for (int k = 0; k < m; k++) { lv_out[k] = 0; f_out[k] = 0.0f; }
     }
-    return 0;
 }
 
-/* one level's taps for lanes of a piece: raster indices and weights, tap-major
-   (x fastest, then y), the level weight (1 - frac: lw 1; frac: lw 2; none: 0)
-   folded into the y weights as in level_taps */
-AI void level_prep(int m, const float *restrict s, const float *restrict t, int width, int height,
-                   const float *restrict frac, int lw, int ws, int wt, int32_t *restrict idx,
-                   float *restrict wts) {
+/* one level's bilinear footprint through the column tables: the four taps' words (x
+   fastest, then y) and weights at idx[j * step], wts[j * step], the level weight folded
+   into the y weights when has_lw (the arithmetic of bilinear_taps) */
+AI void table_taps(float s, float t, const int32_t *xcol, const int32_t *ycol, int width, int height, float lw,
+                   int has_lw, int ws, int wt, int32_t *idx, float *wts, long step) {
+    float u = s * (float)width;
+    u = u - 0.5f;
+    float fu = floorf(u);
+    int iu = (int)fu;
+    float bx = u - fu;
+    float ax = 1.0f - bx;
+    float v = t * (float)height;
+    v = v - 0.5f;
+    float fv = floorf(v);
+    int iv = (int)fv;
+    float by = v - fv;
+    float ay = 1.0f - by;
+    if (has_lw) { ay = ay * lw; by = by * lw; }
+    int x0 = xcol[wrap_coord(iu, width, ws)], x1 = xcol[wrap_coord(iu + 1, width, ws)];
+    int y0 = ycol[wrap_coord(iv, height, wt)], y1 = ycol[wrap_coord(iv + 1, height, wt)];
+    idx[0] = y0 + x0; idx[step] = y0 + x1; idx[2 * step] = y1 + x0; idx[3 * step] = y1 + x1;
+    wts[0] = ax * ay; wts[step] = bx * ay; wts[2 * step] = ax * by; wts[3 * step] = bx * by;
+}
+
+/* the taps of a level for lanes of a piece, tap-major; the level weight (1 - frac:
+   lw 1; frac: lw 2; none: 0) folded into the y weights as in level_taps */
+AI void table_prep(int m, const float *restrict s, const float *restrict t, const int32_t *restrict xcol,
+                   const int32_t *restrict ycol, int width, int height, const float *restrict frac, int lw,
+                   int ws, int wt, int32_t *restrict idx, float *restrict wts) {
     for (int k = 0; k < m; k++) {
         float w = lw == 1 ? 1.0f - frac[k] : (lw == 2 ? frac[k] : 1.0f);
-        bilinear_taps(s[k], t[k], width, height, w, lw != 0, ws, wt, idx + k, wts + k, CH);
+        table_taps(s[k], t[k], xcol, ycol, width, height, w, lw != 0, ws, wt, idx + k, wts + k, CH);
     }
 }
 
@@ -329,7 +353,7 @@ AI v4f texel_times(uint32_t x, float w) {
     return f * w;
 }
 
-/* the taps of level_prep added to acc in tap order (each channel its own float32 sum) */
+/* the taps of table_prep added to acc in tap order (each channel its own float32 sum) */
 AI void level_sum(int m, const uint32_t *restrict w, const int32_t *restrict idx, const float *restrict wts,
                   v4f *restrict acc, int first) {
     for (int k = 0; k < m; k++) {
@@ -341,51 +365,36 @@ AI void level_sum(int m, const uint32_t *restrict w, const int32_t *restrict idx
     }
 }
 
-/* one level pair (or one level) for every lane: pieces of CH lanes, wrap modes
-   constant in each instance (power-of-two REPEAT: 4, a mask) */
-AI void uniform_pieces(int n, const float *s, const float *t, const float *frac, int two,
-                       const uint32_t *w0, int width0, int height0, const uint32_t *w1, int width1, int height1,
-                       int ws0, int wt0, int ws1, int wt1, const int32_t *byte, const int32_t *sel, float **out) {
+/* a piece whose lanes share their first level l (and take l + 1 too when two): wrap
+   codes constant in each instance (power-of-two REPEAT: 4, a mask) */
+AI void uniform_piece(int m, const float *s, const float *t, const float *frac, int two, const uint32_t *w,
+                      const tex2d_plan_t *P, int l, int ws0, int wt0, int ws1, int wt1, v4f *acc) {
     int32_t idx[4 * CH];
     float wts[4 * CH];
-    v4f acc[CH];
-    for (int k0 = 0; k0 < n; k0 += CH) {
-        int m = n - k0 < CH ? n - k0 : CH;
-        level_prep(m, s + k0, t + k0, width0, height0, frac + k0, two ? 1 : 0, ws0, wt0, idx, wts);
-        level_sum(m, w0, idx, wts, acc, 1);
-        if (two) {
-            level_prep(m, s + k0, t + k0, width1, height1, frac + k0, 2, ws1, wt1, idx, wts);
-            level_sum(m, w1, idx, wts, acc, 0);
-        }
-        for (int c = 0; c < 4; c++) {
-            float *o = out[c];
-            if (!o) continue;
-            o += k0;
-            if (sel[c] < 0) { float v = sel[c] == -1 ? 0.0f : 1.0f; for (int k = 0; k < m; k++) o[k] = v; continue; }
-            int b = byte[c];
-            for (int k = 0; k < m; k++) o[k] = acc[k][b] / 255.0f;
-        }
+    table_prep(m, s, t, P->xcol[l], P->ycol[l], P->width[l], P->height[l], frac, two ? 1 : 0, ws0, wt0, idx, wts);
+    level_sum(m, w, idx, wts, acc, 1);
+    if (two) {
+        table_prep(m, s, t, P->xcol[l + 1], P->ycol[l + 1], P->width[l + 1], P->height[l + 1], frac, 2, ws1, wt1,
+                   idx, wts);
+        level_sum(m, w, idx, wts, acc, 0);
     }
 }
 
 #define UNIFORM(NAME, WS0, WT0, WS1, WT1) \
-static void NAME(int n, const float *s, const float *t, const float *frac, int two, const uint32_t *w0, \
-                 int width0, int height0, const uint32_t *w1, int width1, int height1, int ws0, int wt0, \
-                 int ws1, int wt1, const int32_t *byte, const int32_t *sel, float **out) { \
-    uniform_pieces(n, s, t, frac, two, w0, width0, height0, w1, width1, height1, WS0, WT0, WS1, WT1, \
-                   byte, sel, out); }
+static void NAME(int m, const float *s, const float *t, const float *frac, int two, const uint32_t *w, \
+                 const tex2d_plan_t *P, int l, int ws0, int wt0, int ws1, int wt1, v4f *acc) { \
+    uniform_piece(m, s, t, frac, two, w, P, l, WS0, WT0, WS1, WT1, acc); }
 
 UNIFORM(uni_rr, 4, 4, 4, 4)
 UNIFORM(uni_cc, 2, 2, 2, 2)
 UNIFORM(uni_any, ws0, wt0, ws1, wt1)
 
-/* one level's four taps with per-level sizes, lane by lane (levels differing per lane) */
-AI void taps_at(float s, float t, const uint32_t *w, int width, int height, float lw, int has_lw,
-                int ws, int wt, v4f *r, int first) {
+/* one level's four taps, lane by lane (levels differing per lane) */
+AI void taps_at(float s, float t, const uint32_t *w, const tex2d_plan_t *P, int l, float lw, int has_lw,
+                v4f *r, int first) {
     int32_t idx[4];
     float wts[4];
-    int pow2 = ((width & (width - 1)) | (height & (height - 1))) == 0;
-    bilinear_taps(s, t, width, height, lw, has_lw, ws == 0 && pow2 ? 4 : ws, wt == 0 && pow2 ? 4 : wt, idx, wts, 1);
+    table_taps(s, t, P->xcol[l], P->ycol[l], P->width[l], P->height[l], lw, has_lw, P->ws[l], P->wt[l], idx, wts, 1);
     v4f a = texel_times(w[idx[0]], wts[0]);
     if (!first) a = *r + a;
     a = a + texel_times(w[idx[1]], wts[1]);
@@ -393,54 +402,80 @@ AI void taps_at(float s, float t, const uint32_t *w, int width, int height, floa
     *r = a + texel_times(w[idx[3]], wts[3]);
 }
 
-/* The filter of each lane at its level(s) from lod_levels_2d: level[k] and, when
-   frac[k] > 0, level[k] + 1 weighted frac[k] (the first weighted 1 - frac[k]), in the
-   order of sampling._bilinear_2d_unorm8 (taps x fastest, then y, then level; the level
-   weight folded into the y weights; one division by 255). Batches of ``batch`` lanes
-   with one first level (lod_levels_2d's summary) run as uniform_pieces, where a lane
-   with frac 0 beside two-level lanes takes both levels, the second weighted 0: the
-   same bits (bytes times finite weights added to a non-negative sum). words[l - lvl_lo]:
-   level l in raster order. byte[c]: the byte of output channel c in the packed texel;
-   sel[c] < 0: the constant zero (-1) or one (-2); out[c] NULL: not written. */
-void filter_levels_2d(int n, const float *s, const float *t, const int32_t *level, const float *frac,
-                      const uint32_t **words, const int32_t *widths, const int32_t *heights, int lvl_lo,
-                      int lvl_hi, int batch, const int32_t *summary, int wrap_s, int wrap_t,
-                      const int32_t *byte, const int32_t *sel, float **out) {
-    for (int g = 0, k0 = 0; k0 < n; g++, k0 += batch) {
-        int m = n - k0 < batch ? n - k0 : batch;
-        float *o[4];
-        for (int c = 0; c < 4; c++) o[c] = out[c] ? out[c] + k0 : 0;
-        int two = summary[3 * g + 2];
-        if (summary[3 * g] == summary[3 * g + 1] && (!two || summary[3 * g] + 1 <= lvl_hi)) {
-            int l0 = summary[3 * g] - lvl_lo, l1 = two ? l0 + 1 : l0;
-            int p0 = ((widths[l0] & (widths[l0] - 1)) | (heights[l0] & (heights[l0] - 1))) == 0;
-            int p1 = ((widths[l1] & (widths[l1] - 1)) | (heights[l1] & (heights[l1] - 1))) == 0;
-            int ws0 = p0 && wrap_s == 0 ? 4 : wrap_s, wt0 = p0 && wrap_t == 0 ? 4 : wrap_t;
-            int ws1 = p1 && wrap_s == 0 ? 4 : wrap_s, wt1 = p1 && wrap_t == 0 ? 4 : wrap_t;
-            void (*fn)(int, const float *, const float *, const float *, int, const uint32_t *, int, int,
-                       const uint32_t *, int, int, int, int, int, int, const int32_t *, const int32_t *, float **);
-            if (ws0 == 4 && wt0 == 4 && ws1 == 4 && wt1 == 4) fn = uni_rr;
-            else if (ws0 == 2 && wt0 == 2 && ws1 == 2 && wt1 == 2) fn = uni_cc;
-            else fn = uni_any;
-            fn(m, s + k0, t + k0, frac + k0, two, words[l0], widths[l0], heights[l0], words[l1], widths[l1],
-               heights[l1], ws0, wt0, ws1, wt1, byte, sel, o);
-            continue;
+/* A whole sample of n lanes (sampling.sample_rows_2d), piece by piece of CH lanes: each
+   lane's LOD and level(s) (lod_piece), then the filter at them in the order of
+   sampling._bilinear_2d_unorm8 (taps x fastest, then y, then level; the level weight
+   folded into the y weights; one division by 255). A piece whose lanes share their
+   first level runs as uniform_piece, where a lane with frac 0 beside two-level lanes
+   takes both levels, the second weighted 0: the same bits (bytes times finite weights
+   added to a non-negative sum). ``w``: the image's words (the plan's tables index
+   them). out[c] NULL: channel c not written. Returns 1, having written nothing, when a
+   coordinate is not finite or its texel coordinate could leave the int32-safe range
+   (|x| * size + reach < 2^30 at the base level), else 0. */
+int sample_2d(const tex2d_plan_t *P, const uint32_t *w, int n, const float *s, const float *t, int quads,
+              const float *lod, int lod_step, const float *bias, int bias_step, void *log2_fn, void *log2_data,
+              float **out) {
+    const double limit = (double)(1 << 30);
+    double scale = P->sw > P->sh ? P->sw : P->sh;
+    uint32_t big = 0;     /* the largest |coordinate| as bits: a NaN's are above infinity's */
+    for (int k = 0; k < n; k++) {
+        uint32_t a, b;
+        memcpy(&a, &s[k], 4); memcpy(&b, &t[k], 4);
+        a &= 0x7fffffffu; b &= 0x7fffffffu;
+        big = a > big ? a : big;
+        big = b > big ? b : big;
+    }
+    float mag; memcpy(&mag, &big, 4);
+    if (big > 0x7f800000u || !((double)mag * scale + P->reach < limit))
+        return 1;                 /* NaN, infinite, or beyond: |x| * size + reach < limit is both sides' test */
+    lod_run_t run_state = {0, 0.0f, 0};
+    int32_t lv[CH];
+    float frac[CH];
+    v4f acc[CH];
+    for (int k0 = 0; k0 < n; k0 += CH) {
+        int m = n - k0 < CH ? n - k0 : CH;
+        lod_piece(P, k0, m, s, t, quads, lod, lod_step, bias, bias_step, log2_fn, log2_data, &run_state, lv, frac);
+        int32_t mn = lv[0], mx = lv[0], two = 0;
+        for (int k = 0; k < m; k++) {
+            mn = lv[k] < mn ? lv[k] : mn;
+            mx = lv[k] > mx ? lv[k] : mx;
+            two |= frac[k] > 0.0f;
         }
-        for (int k = k0; k < k0 + m; k++) {
-            v4f r;
-            int l = level[k] - lvl_lo;
-            float f = frac[k];
-            if (f > 0.0f) {
-                taps_at(s[k], t[k], words[l], widths[l], heights[l], 1.0f - f, 1, wrap_s, wrap_t, &r, 1);
-                taps_at(s[k], t[k], words[l + 1], widths[l + 1], heights[l + 1], f, 1, wrap_s, wrap_t, &r, 0);
-            } else {
-                taps_at(s[k], t[k], words[l], widths[l], heights[l], 1.0f, 0, wrap_s, wrap_t, &r, 1);
+        const float *ps = s + k0, *pt = t + k0;
+        if (mn == mx) {     /* (two: some lane blends mn and mn + 1 < levels) */
+            int l0 = mn, l1 = two ? mn + 1 : mn;
+            int ws0 = P->ws[l0], wt0 = P->wt[l0], ws1 = P->ws[l1], wt1 = P->wt[l1];
+            if (ws0 == 4 && wt0 == 4 && ws1 == 4 && wt1 == 4)
+                uni_rr(m, ps, pt, frac, two, w, P, l0, ws0, wt0, ws1, wt1, acc);
+            else if (ws0 == 2 && wt0 == 2 && ws1 == 2 && wt1 == 2)
+                uni_cc(m, ps, pt, frac, two, w, P, l0, ws0, wt0, ws1, wt1, acc);
+            else
+                uni_any(m, ps, pt, frac, two, w, P, l0, ws0, wt0, ws1, wt1, acc);
+        } else {
+            for (int k = 0; k < m; k++) {
+                float f = frac[k];
+                if (f > 0.0f) {
+                    taps_at(ps[k], pt[k], w, P, lv[k], 1.0f - f, 1, &acc[k], 1);
+                    taps_at(ps[k], pt[k], w, P, lv[k] + 1, f, 1, &acc[k], 0);
+                } else {
+                    taps_at(ps[k], pt[k], w, P, lv[k], 1.0f, 0, &acc[k], 1);
+                }
             }
-            r = r / 255.0f;
-            for (int c = 0; c < 4; c++)
-                if (o[c]) o[c][k - k0] = sel[c] >= 0 ? r[byte[c]] : (sel[c] == -1 ? 0.0f : 1.0f);
+        }
+        for (int c = 0; c < 4; c++) {
+            float *o = out[c];
+            if (!o) continue;
+            o += k0;
+            if (P->sel[c] < 0) {
+                float v = P->sel[c] == -1 ? 0.0f : 1.0f;
+                for (int k = 0; k < m; k++) o[k] = v;
+                continue;
+            }
+            int b = P->byte[c];
+            for (int k = 0; k < m; k++) o[k] = acc[k][b] / 255.0f;
         }
     }
+    return 0;
 }
 """
 
@@ -452,6 +487,11 @@ def available() -> bool:
     and built (building it on first use)."""
     _KERNELS.enabled = ENABLED
     return _KERNELS.usable()
+
+
+def built() -> bool:
+    """The kernels are loaded in this process (a call costs no compile)."""
+    return ENABLED and _KERNELS.loaded()
 
 
 def unorm8_bilinear_2d(s: np.ndarray, t: np.ndarray, plan, wrap_s, wrap_t, byte_of, out: np.ndarray) -> bool:
@@ -513,48 +553,54 @@ def _lane_ptr(x, n: int):
     return _KERNELS.ptr(a, "float *"), 1, a
 
 
-def lod_levels_2d(s, t, quads: bool, lod, bias, scale, lod_bias: float, lod_min: float, lod_max: float, mip,
-                  base: int, top: int, batch: int):
-    """Per lane the first level and the second level's weight (0: one level) of a 2D
-    sample with linear filters (``sampling.sample_rows_2d``), and per batch of
-    ``batch`` lanes (min level, max level, any two-level lane): (level int32 (n,),
-    frac float32 (n,), summary int32 (batches, 3)), or None when the kernel does
-    not take the call (a coordinate not finite or too large, numpy's log2 loop not
-    usable)."""
-    n = s.shape[0]
-    log2 = _log2_loop() if quads and mip != P.MipFilter.NONE else (0, 0)
+class Plan2D:
+    """What a (texture view, sampler) pair fixes for ``sample_2d``, decoded once
+    (``sampling._plan_2d``): per level base..top its column tables as int32 (the
+    span's first column subtracted), size and wrap codes, the LOD's scale, bias and
+    clamps, the mip filter and the output channels. ``address``, ``nbytes``: the
+    span of the image every level lies in."""
+
+    def __init__(self, address: int, nbytes: int, levels: list, wraps, scale, lod_bias: float, lod_min: float,
+                 lod_max: float, mip, sel):
+        self.address, self.nbytes = address, nbytes
+        self.quads_log2 = mip != P.MipFilter.NONE
+        ffi, p = _KERNELS.ffi, _KERNELS.ptr
+        c = self.c = ffi.new("tex2d_plan_t *")
+        self._keep = []
+        c.levels = len(levels)
+        for k, (xcol, ycol, width, height) in enumerate(levels):
+            xcol, ycol = np.ascontiguousarray(xcol, np.int32), np.ascontiguousarray(ycol, np.int32)
+            self._keep += [xcol, ycol]
+            c.xcol[k], c.ycol[k] = p(xcol, "int32_t *"), p(ycol, "int32_t *")
+            c.width[k], c.height[k] = width, height
+            pow2 = (width & (width - 1)) == 0 and (height & (height - 1)) == 0
+            ws, wt = (_WRAP_CODE[w] for w in wraps)
+            c.ws[k], c.wt[k] = (4 if pow2 and ws == 0 else ws), (4 if pow2 and wt == 0 else wt)
+        c.sw, c.sh = float(scale[0]), float(scale[1])
+        c.has_lod_bias, c.lod_bias = int(lod_bias != 0), float(lod_bias)
+        c.lo, c.hi = float(lod_min), float(lod_max)
+        c.mip = _MIP_CODE[mip]
+        c.reach = 2.0
+        for k, v in enumerate(sel):
+            c.byte[k], c.sel[k] = max(v, 0), v
+
+
+def sample_2d(plan: Plan2D, words: np.ndarray, s, t, quads: bool, lod, bias, outs) -> bool:
+    """A whole 2D unorm8 linear sample of lanes (s, t) (contiguous float32) into
+    ``outs`` (four float32 rows or None: not written), ``words`` the bytes of the
+    plan's span: the LOD from quads or ``lod`` (None, a scalar or per lane), plus
+    ``bias``; each lane's level(s); the filter. False, having written nothing,
+    when the kernel does not take the call (a coordinate not finite or too large,
+    numpy's log2 loop not usable)."""
+    log2 = _log2_loop() if quads and plan.quads_log2 else (0, 0)
     if log2 is None:
-        return None
+        return False
     ffi, p = _KERNELS.ffi, _KERNELS.ptr
-    level, frac = np.empty(n, np.int32), np.empty(n, np.float32)
-    summary = np.empty((-(-n // batch), 3), np.int32)
-    lod_p, lod_step, keep_lod = _lane_ptr(lod, n)
-    bias_p, bias_step, keep_bias = _lane_ptr(bias, n)
-    rc = _KERNELS.lib.lod_levels_2d(n, p(s, "float *"), p(t, "float *"), int(quads), lod_p, lod_step, bias_p,
-                                    bias_step, float(scale[0]), float(scale[1]), int(lod_bias != 0),
-                                    float(lod_bias), float(lod_min), float(lod_max), _MIP_CODE[mip], base, top,
-                                    2.0, ffi.cast("void *", log2[0]), ffi.cast("void *", log2[1]),
-                                    p(level, "int32_t *"), p(frac, "float *"), batch, p(summary, "int32_t *"))
-    del keep_lod, keep_bias
-    return None if rc else (level, frac, summary)
-
-
-def filter_levels_2d(s, t, chosen, words: list, sizes: list, lvl_lo: int, batch: int, wrap_s, wrap_t, sel,
-                     outs) -> None:
-    """The linear filter of each lane at the level(s) ``chosen`` by ``lod_levels_2d``
-    (with the same ``batch``): ``words[l - lvl_lo]`` level l's texels in raster
-    order, ``sizes`` their (width, height), for every level a lane takes; ``sel``
-    per output channel the byte of the packed texel it takes, or -1 (zero) / -2
-    (one); ``outs`` four float32 rows or None (not written)."""
-    ffi, p = _KERNELS.ffi, _KERNELS.ptr
-    level, frac, summary = chosen
-    wptrs = ffi.new("const uint32_t *[]", [p(w, "uint32_t *") for w in words])
-    dims = np.array(sizes, np.int32).T.copy()
-    byte = np.array([max(c, 0) for c in sel], np.int32)
-    sel = np.asarray(sel, np.int32)
+    lod_p, lod_step, keep_lod = _lane_ptr(lod, 0)
+    bias_p, bias_step, keep_bias = _lane_ptr(bias, 0)
     optrs = ffi.new("float *[4]", [ffi.NULL if o is None else p(o, "float *") for o in outs])
-    _KERNELS.lib.filter_levels_2d(s.shape[0], p(s, "float *"), p(t, "float *"), p(level, "int32_t *"),
-                                  p(frac, "float *"), wptrs, p(dims[0], "int32_t *"), p(dims[1], "int32_t *"),
-                                  lvl_lo, lvl_lo + len(words) - 1, batch, p(summary, "int32_t *"),
-                                  _WRAP_CODE[wrap_s], _WRAP_CODE[wrap_t], p(byte, "int32_t *"), p(sel, "int32_t *"),
-                                  optrs)
+    rc = _KERNELS.lib.sample_2d(plan.c, p(words, "uint32_t *"), s.shape[0], p(s, "float *"), p(t, "float *"),
+                                int(quads), lod_p, lod_step, bias_p, bias_step, ffi.cast("void *", log2[0]),
+                                ffi.cast("void *", log2[1]), optrs)
+    del keep_lod, keep_bias
+    return rc == 0

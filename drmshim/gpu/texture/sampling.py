@@ -354,22 +354,56 @@ def sample_view(mem, view: TextureView, samp: SamplerState, coords, *, lod=None,
 
 
 def sample_rows_2d(mem, view: TextureView, samp: SamplerState, s: np.ndarray, t: np.ndarray, outs, *, quads: bool,
-                   lod=None, bias=None, batch: int) -> bool:
-    """``sample_view`` of the common case in C (``native.lod_levels_2d`` and
-    ``native.filter_levels_2d``): a 2D four-channel unorm8 texture of one level
-    range, linear minification and magnification (any mip filter), no border, no
-    comparison, offsets, gather or anisotropy; the LOD from 2x2 quads (``quads``)
-    or ``lod`` (scalar or per lane), plus ``bias``. ``s``, ``t``: contiguous
-    float32 coordinates; ``outs``: four float32 rows (or None: not written), the
-    channels of the result. Each lane's level and weights are the ones
-    ``_sample_view`` chooses (numpy's log2 loop included), its taps and sums those of
-    ``_bilinear_2d_unorm8``/the general path: the same bits. Memory is read as the
-    numpy path reads it, batch by batch of ``batch`` lanes (the same ranges), all
-    before anything is written. Returns False, having written nothing, when the call
-    is not of that kind (the caller runs ``sample_view``)."""
+                   lod=None, bias=None) -> bool:
+    """``sample_view`` of the common case in one C call (``native.sample_2d``): a 2D
+    four-channel unorm8 texture of one level range, linear minification and
+    magnification (any mip filter), no border, no comparison, offsets, gather or
+    anisotropy; the LOD from 2x2 quads (``quads``) or ``lod`` (scalar or per lane),
+    plus ``bias``. ``s``, ``t``: contiguous float32 coordinates; ``outs``: four
+    float32 rows (or None: not written), the channels of the result. Each lane's
+    level and weights are the ones ``_sample_view`` chooses (numpy's log2 loop
+    included), its taps and sums those of ``_bilinear_2d_unorm8``/the general path:
+    the same bits. The texels are read in place from the memory holding every level
+    of the view (``GPUMemory.window``: the range is mapped and readable, so no read
+    the numpy path makes could fault), through the view's column tables. Returns
+    False, having written nothing, when the call is not of that kind or the range
+    has no window (the caller runs ``sample_view``)."""
     n = s.shape[0]
-    if not FAST_PATHS or n < native.MIN_LANES or (quads and n % 4) or not native.available():
+    if not FAST_PATHS or n == 0 or (quads and n % 4):
         return False
+    if (n < native.MIN_LANES and not native.built()) or not native.available():
+        return False
+    plan = _plan_2d(view, samp)
+    if plan is None:
+        return False
+    if s.dtype != F32 or t.dtype != F32 or not (s.flags.c_contiguous and t.flags.c_contiguous):
+        return False
+    window = getattr(mem, "window", None)
+    words = None if window is None else window(plan.address, plan.nbytes, True)
+    if words is None or words.ctypes.data % 4:
+        return False
+    return native.sample_2d(plan, words, s, t, quads, lod, bias, outs)
+
+
+def _plan_2d(view: TextureView, samp: SamplerState):
+    """``native.Plan2D`` of a (view, sampler) pair that ``sample_rows_2d`` takes, else
+    None; made once per pair (both are cached by their descriptors' bytes)."""
+    key = (id(view), id(samp))
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is view and hit[1] is samp:
+        return hit[2]
+    plan = _make_plan_2d(view, samp)
+    if len(_PLANS) >= 64:
+        _PLANS.pop(next(iter(_PLANS)), None)
+    _PLANS[key] = (view, samp, plan)
+    return plan
+
+
+#: ``_plan_2d``'s plans: (view id, sampler id) -> (view, sampler, plan or None)
+_PLANS: dict = {}
+
+
+def _make_plan_2d(view: TextureView, samp: SamplerState):
     lo, hi = F32(samp.lod_min), F32(samp.lod_max)
     if (view.spatial_dims != 2 or view.is_cube or view.is_array or view.layers != 1 or view.lay.sample_count_sa != 1
             or view.ppb != 1 or not view.aligned or view.lay.tiling == "twiddled_compressed" or samp.unnormalized
@@ -377,39 +411,26 @@ def sample_rows_2d(mem, view: TextureView, samp: SamplerState, s: np.ndarray, t:
             or samp.reduction != P.Reduction.WEIGHTED_AVERAGE
             or any(w not in native._WRAP_CODE for w in samp.wraps[:2]) or not (lo <= hi)
             or not (abs(float(lo)) < 1 << 24 and abs(float(hi)) < 1 << 24)):
-        return False
+        return None
     byte_of = unorm8_bytes(view)
-    if byte_of is None or s.dtype != F32 or t.dtype != F32 or not (s.flags.c_contiguous and t.flags.c_contiguous):
-        return False
     base, top = view.first_level, view.last_level
+    if byte_of is None or top - base + 1 > native.MAX_LEVELS:
+        return None
+    first, end = int(view.level_first_col[base]), int(view.level_end_col[top])
+    levels = []
+    for lv in range(base, top + 1):
+        w, h = int(view.width_px_l[lv]), int(view.height_px_l[lv])
+        xb, yb = int(view.x_base[lv]), int(view.y_base[lv])
+        xcol, ycol = view.x_col[xb:xb + w], view.y_col[yb:yb + h] - first
+        if xcol.min() < 0 or ycol.min() < 0 or int(xcol.max()) + int(ycol.max()) >= end - first:
+            return None         # (a texel outside the span: the general path reads it as it does)
+        levels.append((xcol, ycol, w, h))
+    if end - first >= 1 << 31:
+        return None
     scale = (F32(view.lay.width_px >> base or 1), F32(view.lay.height_px >> base or 1))
-    chosen = native.lod_levels_2d(s, t, quads, lod, bias, scale, F32(samp.lod_bias), lo, hi, samp.mip_filter,
-                                  base, top, batch)
-    if chosen is None:
-        return False
-    level, frac, summary = chosen
-    cache = SampleCache()
-    plans = []
-    for g, start in enumerate(range(0, n, batch)):
-        l_lo, l_hi, two = (int(v) for v in summary[g])
-        m = min(batch, n - start)
-        lvl_hi = min(l_hi + 1, top) if two else l_hi
-        span = column_span(view, l_lo, lvl_hi, 0, 0)
-        shift = fetch_plan(view, span, m * (2 if two else 1) * 4, "auto", cache)
-        if shift is None:       # gathered taps: numpy
-            return False
-        plans.append((l_lo, lvl_hi, shift, span[1]))
-    words = {}          # every level the lanes take, read batch by batch as the numpy path reads them
-    for l_lo, lvl_hi, shift, end in plans:
-        for lv in range(l_lo, lvl_hi + 1):
-            words[lv] = _level_words(mem, view, lv, shift, end, cache)
-    lvl_lo, lvl_hi = min(words), max(words)
-    levels = range(lvl_lo, lvl_hi + 1)
-    filled = [words.get(lv, words[lvl_lo]) for lv in levels]      # (levels between that no lane takes)
-    sizes = [(int(view.width_px_l[lv]), int(view.height_px_l[lv])) for lv in levels]
     sel = [byte_of[c] if c < 4 else (-1 if c == P.Swizzle.ZERO else -2) for c in view.swizzle]
-    native.filter_levels_2d(s, t, chosen, filled, sizes, lvl_lo, batch, samp.wraps[0], samp.wraps[1], sel, outs)
-    return True
+    return native.Plan2D(view.address + first * view.unit_B, (end - first) * view.unit_B, levels, samp.wraps[:2],
+                         scale, F32(samp.lod_bias), lo, hi, samp.mip_filter, sel)
 
 
 def _sample_anisotropic(mem, view: TextureView, samp: SamplerState, coords, *, bias, ddx, ddy, compare, offset,

@@ -182,3 +182,69 @@ def test_level_words_follow_memory_across_calls(monkeypatch):
     assert taken
     _same(second, general)
     assert not np.array_equal(first, second)
+
+
+class _NoWindow:
+    """A memory that reads like ``inner`` but offers no window onto its bytes."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def read(self, va, nbytes, unit):
+        return self.inner.read(va, nbytes, unit)
+
+    def gather(self, vas, dtype, unit):
+        return self.inner.gather(vas, dtype, unit)
+
+
+def test_refuses_a_memory_without_a_window(monkeypatch):
+    """The C path reads the image in place: a memory that cannot lend its bytes is left
+    to the numpy path (which reads it, and faults, as ever), and nothing is written."""
+    rng = np.random.default_rng(46)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 32, 32), tiling="twiddled", pack_values=False)
+    put_sampler(mem, wrap_s="REPEAT", wrap_t="REPEAT", min_filter="LINEAR", mag_filter="LINEAR", mip_filter="LINEAR")
+    st = _quads(rng, 1024, 0.3 / 32, 4.0 / 32)
+    taken, got = _rows(_NoWindow(mem), st, quads=True)
+    assert not taken
+    assert np.isnan(got).all()
+    taken, got = _rows(mem, st, quads=True)
+    assert taken
+    _same(got, _reference(monkeypatch, mem, st)[0])
+
+
+def test_small_calls_once_built(monkeypatch):
+    """Under ``MIN_LANES`` lanes the C path runs only when its kernels are already built
+    in the process (small test draws compile nothing); then it gives the numpy bits."""
+    rng = np.random.default_rng(47)
+    mem = new_memory()
+    put_texture(mem, mip_chain(rng, 16, 16), tiling="twiddled", pack_values=False)
+    put_sampler(mem, wrap_s="MIRRORED_REPEAT", wrap_t="CLAMP_TO_EDGE", min_filter="LINEAR", mag_filter="LINEAR",
+                mip_filter="LINEAR")
+    st = _quads(rng, 64, 0.3 / 16, 4.0 / 16)
+    monkeypatch.setattr(native, "MIN_LANES", 1 << 12)
+    assert native.built()           # (the module's fixture built them)
+    taken, got = _rows(mem, st, quads=True)
+    assert taken
+    _same(got, _reference(monkeypatch, mem, st)[0])
+    monkeypatch.setattr(native, "ENABLED", False)
+    taken, got = _rows(mem, st, quads=True)
+    assert not taken and np.isnan(got).all()
+
+
+@pytest.mark.parametrize("tiling, levels", [("twiddled", (1, 3)), ("twiddled", (2, 2)), ("twiddled", (0, 6)),
+                                            ("linear", (0, 0))])
+def test_level_ranges_and_tilings(monkeypatch, tiling, levels):
+    """A view of levels first..last of its miptree (the LOD's scale is the first
+    level's size, the texels those levels' own), in twiddled and (one level) linear
+    layouts."""
+    rng = np.random.default_rng(48)
+    mem = new_memory()
+    chain = mip_chain(rng, 64, 32) if tiling == "twiddled" else mip_chain(rng, 48, 20, levels=1)
+    put_texture(mem, chain, tiling=tiling, pack_values=False, first_level=levels[0], last_level=levels[1])
+    put_sampler(mem, wrap_s="REPEAT", wrap_t="MIRROR_CLAMP_TO_EDGE", min_filter="LINEAR", mag_filter="LINEAR",
+                mip_filter="LINEAR")
+    st = _quads(rng, 2048, 0.1 / 64, 16.0 / 64)
+    taken, got = _rows(mem, st, quads=True)
+    assert taken
+    _same(got, _reference(monkeypatch, mem, st)[0])
