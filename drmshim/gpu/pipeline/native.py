@@ -4,9 +4,12 @@
 with the lanes' pixel centres (``iter``'s positions) in the same pass when asked.
 ``quads_single_sample``: ``fragment._quads`` for single-sampled fragments picked
 from the rasteriser's arrays, fused with the pick and the lanes' record lookup
-(``_shade_lanes``): one pass to key each fragment's quad, a presence table ranking
-the keys (``fragment._dense_ranks``'s table, used under the same condition), one
-pass writing the lanes. The numpy code is the specification and the results are
+(``_shade_lanes``): one pass to key each fragment's quad (int32, relative to the
+first fragment's key), a presence table ranking the keys (``fragment._dense_ranks``'s
+table, used under the same condition), one pass in fragment order gathering each
+quad's facts into a cache line of its own (the last fragment's wins, as numpy's),
+and one pass writing the lanes quad by quad, sequentially (scattering the lanes
+from the fragments had cost a third more). The numpy code is the specification and the results are
 the same arrays (values and dtypes); the quads' arrays are views of a per-thread
 scratch, valid until the thread's next call. ``SHIMGL_DEBUG=interp`` or no C compiler runs
 numpy (``uapi.native_kernels``).
@@ -30,13 +33,13 @@ __all__ = ["quads_single_sample", "records_at", "lane_array", "shade_bins", "KER
 MIN_FRAGMENTS = 1 << 12
 
 _CDEF = """
-void quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
-               long qw, long qh, int64_t *key, int64_t *range);
-long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank);
-void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
-                const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
-                int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
-                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift);
+int quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+              long qw, long qh, int32_t *key, int64_t *range);
+long quad_ranks(long n, const int32_t *key, int64_t lo, long span, int32_t *rank);
+void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+               const int32_t *key, int64_t lo, const int32_t *rank, long nq, void *quad_info,
+               int32_t *X, int32_t *Y, int32_t *TRI, int32_t *SS, int64_t *FF, uint8_t *helper, int64_t *real,
+               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
                 long y0, long w, int64_t *out, float *pos);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
@@ -45,53 +48,82 @@ void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, l
 
 _SOURCE = r"""
 #include <stdint.h>
+#include <string.h>
 
 /* shimgl fragment pipeline: 2x2 quads of single-sampled fragments (pipeline/native.py) */
 
-void quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
-               long qw, long qh, int64_t *key, int64_t *range) {
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
+/* Each fragment's quad key ((tri * qh + y / 2) * qw + x / 2, as fragment._quads) minus
+   the first fragment's, as int32 in key[]; range[0], range[1]: the smallest and largest.
+   Returns 0, or 1 when they span 2^31 values or more (key[] is then not usable). */
+int quad_keys(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+              long qw, long qh, int32_t *key, int64_t *range) {
+    const int64_t k0 = ((int64_t)ftri[f[0]] * qh + (fy[f[0]] >> 1)) * qw + (fx[f[0]] >> 1);
+    int64_t lo = 0, hi = 0;
     for (long i = 0; i < n; i++) {
         int64_t j = f[i];
-        int64_t k = ((int64_t)ftri[j] * qh + (fy[j] >> 1)) * qw + (fx[j] >> 1);
-        key[i] = k;
+        int64_t k = ((int64_t)ftri[j] * qh + (fy[j] >> 1)) * qw + (fx[j] >> 1) - k0;
+        key[i] = (int32_t)k;
         lo = k < lo ? k : lo;
         hi = k > hi ? k : hi;
     }
     range[0] = lo;
     range[1] = hi;
+    return hi - lo >= ((int64_t)1 << 31) - 1 || lo < -((int64_t)1 << 31) || hi >= ((int64_t)1 << 31);
 }
 
-long quad_ranks(long n, const int64_t *key, int64_t lo, long span, int64_t *rank) {
-    for (long i = 0; i < n; i++) rank[key[i] - lo] = 1;          /* rank[] arrives zeroed */
+/* the keys' ranks among the distinct keys in increasing order, through the presence
+   table rank[span] (fragment._dense_ranks'; it arrives uninitialised): returns their count */
+long quad_ranks(long n, const int32_t *key, int64_t lo, long span, int32_t *rank) {
+    memset(rank, 0, span * sizeof(int32_t));
+    const int32_t lo32 = (int32_t)lo;
+    for (long i = 0; i < n; i++) rank[key[i] - lo32] = 1;
     long c = 0;
     for (long j = 0; j < span; j++)
-        if (rank[j]) rank[j] = c++;
+        if (rank[j]) rank[j] = (int32_t)c++;
     return c;
 }
 
-void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
-                const int64_t *key, int64_t lo, const int64_t *rank, long nq, int64_t *first,
-                int32_t *X, int32_t *Y, int32_t *TRI, int64_t *FF, uint8_t *helper, int64_t *real,
-                const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift) {
-    const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
+/* one quad's facts, written in fragment order (the last fragment's base pixel, primitive
+   and index win, as numpy's first[quad] = arange) and read in quad order: one cache line */
+typedef struct { int32_t bx, by, t, real_slots; int64_t last; int64_t own[4]; int64_t pad; } quad_info_t;
+
+/* fragment._quads' lanes (with the lanes' records, -1 outside the region): each quad
+   gathers its facts from its fragments (in fragment order), then the lanes are written
+   quad by quad: a real lane's own fragment, a helper lane the quad's last fragment. */
+void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
+               const int32_t *key, int64_t lo, const int32_t *rank, long nq, void *quad_info,
+               int32_t *X, int32_t *Y, int32_t *TRI, int32_t *SS, int64_t *FF, uint8_t *helper, int64_t *real,
+               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift) {
+    quad_info_t *qi = (quad_info_t *)quad_info;
+    const int32_t lo32 = (int32_t)lo;
+    for (long q = 0; q < nq; q++) qi[q].real_slots = 0;
     for (long i = 0; i < n; i++) {
-        int64_t q = rank[key[i] - lo];
+        int64_t q = rank[key[i] - lo32];
         int64_t j = f[i];
-        real[i] = 4 * q + 2 * (fy[j] & 1) + (fx[j] & 1);
-        first[q] = i;                                            /* the last one wins, as numpy's */
+        int32_t x = fx[j], y = fy[j];
+        int slot = 2 * (y & 1) + (x & 1);
+        real[i] = 4 * q + slot;
+        quad_info_t *v = qi + q;
+        v->bx = x & ~1;
+        v->by = y & ~1;
+        v->t = ftri[j];
+        v->last = j;
+        v->real_slots |= 1 << slot;
+        v->own[slot] = j;
     }
+    const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
     for (long q = 0; q < nq; q++) {
-        int64_t i = first[q], j = f[i];
-        int32_t bx = fx[j] & ~1, by = fy[j] & ~1, t = ftri[j];
+        const quad_info_t *v = qi + q;
         for (int slot = 0; slot < 4; slot++) {
             long lane = 4 * q + slot;
-            int32_t x = bx + (slot & 1), y = by + (slot >> 1);
+            int32_t x = v->bx + (slot & 1), y = v->by + (slot >> 1);
             X[lane] = x;
             Y[lane] = y;
-            TRI[lane] = t;
-            FF[lane] = j;
-            helper[lane] = 1;
+            TRI[lane] = v->t;
+            SS[lane] = 0;
+            int own = (v->real_slots >> slot) & 1;
+            helper[lane] = (uint8_t)!own;
+            FF[lane] = own ? v->own[slot] : v->last;
             long rx = x - x0, ry = y - y0;
             int inside = rx >= 0 && rx < w && ry >= 0 && ry < h;
             if (!inside) rec[lane] = -1;
@@ -101,7 +133,6 @@ void quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftr
             else rec[lane] = record_of[ry * w + rx];
         }
     }
-    for (long i = 0; i < n; i++) helper[real[i]] = 0;
 }
 
 /* the pixel centres (x + 0.5, y + 0.5) as float32 into pos[0][i], pos[1][i] (rows n apart):
@@ -164,39 +195,40 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
     helper, real, rec), or None when the kernel does not take the call (the caller
     runs numpy)."""
     n = len(f)
-    if n < MIN_FRAGMENTS or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or f.dtype != np.int64 \
+    if n < max(MIN_FRAGMENTS, 1) or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or f.dtype != np.int64 \
             or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or not KERNELS.usable():
         return None
     fx, fy, ftri, f = (np.ascontiguousarray(a) for a in (fx, fy, ftri, f))
     k, lib, p = KERNELS, KERNELS.lib, KERNELS.ptr
     qw, qh = (W + 1) // 2 + 1, (H + 1) // 2 + 1
     scratch = _scratch()
-    key = scratch.empty("key", (n,), np.int64)
+    key = scratch.empty("key", (n,), np.int32)
     rng = np.empty(2, np.int64)
     i32, i64 = "int32_t *", "int64_t *"
-    lib.quad_keys(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), qw, qh, p(key, i64), p(rng, i64))
+    if lib.quad_keys(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), qw, qh, p(key, i32), p(rng, i64)):
+        return None
     lo, hi = int(rng[0]), int(rng[1])
     span = hi - lo + 1
     if span > DENSE_RANK_SPAN * n:
         return None
-    rank = scratch.empty("rank", (span,), np.int64)
-    rank.fill(0)
-    nq = lib.quad_ranks(n, p(key, i64), lo, span, p(rank, i64))
+    rank = scratch.empty("rank", (span,), np.int32)
+    nq = lib.quad_ranks(n, p(key, i32), lo, span, p(rank, i32))
     m = 4 * nq
-    first = scratch.empty("first", (nq,), np.int64)
-    X, Y, TRI = (scratch.empty(name, (m,), np.int32) for name in ("X", "Y", "TRI"))
+    info = scratch.empty("quad_info", (nq, _QUAD_INFO_B), np.uint8)
+    X, Y, TRI, SS = (scratch.empty(name, (m,), np.int32) for name in ("X", "Y", "TRI", "SS"))
     FF, rec = scratch.empty("FF", (m,), np.int64), scratch.empty("rec", (m,), np.int64)
     real = scratch.empty("real", (n,), np.int64)
     helper = scratch.empty("helper", (m,), np.bool_)
     h, w = record_of.shape
-    lib.quad_lanes(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), p(key, i64), lo, p(rank, i64), nq,
-                   p(first, i64), p(X, i32), p(Y, i32), p(TRI, i32), p(FF, i64), k.ffi.cast("uint8_t *",
-                   helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1], w, h, p(rec, i64),
-                   _tile_major(record_of, origin))
-    FF[real] = f            # a real lane's own fragment (helpers: one of their quad's), as _quads
-    SS = scratch.empty("SS", (m,), np.int32)
-    SS.fill(0)
+    lib.quad_pick(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), p(key, i32), lo, p(rank, i32), nq,
+                  p(info, "void *"), p(X, i32), p(Y, i32), p(TRI, i32), p(SS, i32), p(FF, i64),
+                  k.ffi.cast("uint8_t *", helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1],
+                  w, h, p(rec, i64), _tile_major(record_of, origin))
     return X, Y, TRI, SS, FF, helper, real, rec
+
+
+#: bytes of quad_pick's per-quad facts (quad_info_t: one cache line)
+_QUAD_INFO_B = 64
 
 
 def lane_array(name: str, shape: tuple, dtype) -> np.ndarray:
