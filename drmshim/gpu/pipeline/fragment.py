@@ -683,7 +683,8 @@ class _PassContext:
                 # every record covered (a full-screen draw): one contiguous fill, no scatter
                 broadcast_record(self.tile_buffer, None if n == len(covered) else rec, *st.uniform)
                 return n
-        owner = np.full(self.tile_buffer.shape[0], -1, np.int64)      # per record: last passing fragment
+        owner = lane_array("owner", (self.tile_buffer.shape[0],), np.int64)   # per record: last passing fragment
+        owner.fill(-1)          # (the thread's lane scratch: a fresh array costs its page faults)
         one = self.states[int(self.draw[0])] if self.one_draw else None
         if one is not None and not one.ds.trivial:
             # one draw: the ISP tests every layer in one call (the C kernel when it takes
@@ -862,7 +863,9 @@ class _PassContext:
                              self._centroids(frags.coverage[f]) if pixel_inputs else None, centres)
         if direct:
             # only helper lanes lack a record (-1): the others' records are in range
-            tile, tile_index = self.tile_buffer, records if helper is None else np.maximum(records, 0)
+            # (helpers' index into the thread's lane scratch: a fresh array costs its page faults)
+            tile, tile_index = self.tile_buffer, records if helper is None else \
+                np.maximum(records, 0, out=lane_array("tile_index", records.shape, records.dtype))
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)
         if st.uses_iter or "ldcf" in st.names:
