@@ -32,7 +32,7 @@ and points (polygon-mode edges included: they have no counter here).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -394,7 +394,9 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
     their three edges (LINE) or corners (POINT) or filled. Returns the setup
     (rows in primitive order), the clipped triangle of each row and the row's
     corner weights over the primitive's vertices (T, 3, 3). Every edge of a
-    clipped polygon is drawn (no edge flags)."""
+    clipped polygon is drawn (no edge flags). The edges and corners keep their
+    triangle's facing (GL 4.6 section 14.6.4), which selects the stencil face and
+    is gl_FrontFacing."""
     x, y = window[..., 0], window[..., 1]
     area = (x[:, 1] - x[:, 0]) * (y[:, 2] - y[:, 0]) - (x[:, 2] - x[:, 0]) * (y[:, 1] - y[:, 0])
     front = (area > 0) == bool(raster.front_ccw)
@@ -416,6 +418,7 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
                            depth_format=depth_format, smooth=bool(raster.line_smooth))
         end_w = np.stack((tri_weights[line][:, a], tri_weights[line][:, b]), axis=2).reshape(-1, 2, 3)
         w = np.einsum("tcl,tlj->tcj", st.corner_weights, end_w[st.prim])
+        st = replace(st, front_facing=front[owner[st.prim]])
         parts.append((st, owner[st.prim], w))
     point = np.flatnonzero(keep & (mode == P.PolygonMode.POINT))
     if len(point):
@@ -423,6 +426,7 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
         st = R.setup_points(window[point].reshape(-1, 4), raster.point_size_px, prim=np.arange(len(owner)),
                             offset=offset, depth_format=depth_format)
         w = np.einsum("tcl,tlj->tcj", st.corner_weights, tri_weights[point].reshape(-1, 1, 3)[st.prim])
+        st = replace(st, front_facing=front[owner[st.prim]])
         parts.append((st, owner[st.prim], w))
     if not parts:
         st = R.setup_triangles(window[:0], prim=np.zeros(0, np.int64))
@@ -437,7 +441,6 @@ def _polygon_modes(window: np.ndarray, tri_weights: np.ndarray, raster, offset, 
 
 def _strip(setup: R.TriangleSetup, src_prim: np.ndarray) -> R.TriangleSetup:
     """The setup with the draw's primitive numbers and no per-corner extras."""
-    from dataclasses import replace
     return replace(setup, prim=np.asarray(src_prim, np.int64), corner_weights=None, corner_uv=None)
 
 
