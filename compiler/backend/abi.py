@@ -152,6 +152,7 @@ class CompiledShader:
     vertex_outputs: int = 0     # vertex: st_var words
     attributes: list = field(default_factory=list)      # vertex: attribute locations fetched
     reads_tile: bool = False
+    reads_zs: bool = False      # fragment: reads the depth/stencil buffers (gl_LastFrag*ARM): late tests
     writes_depth: bool = False
     writes_sample_mask: bool = False
     discards: bool = False

@@ -45,7 +45,7 @@ _ATOMIC = {"add": "add", "imin": "smin", "umin": "umin", "imax": "smax", "umax":
 _SYSVAL_SR = {
     "load_vertex_id": ["vertex_id"], "load_instance_id": ["instance_id"], "load_sample_id": ["sample_id"],
     "load_sample_pos": ["sample_position_x", "sample_position_y"], "load_sample_mask_in": ["coverage_mask"],
-    "load_primitive_id": ["primitive_id"],
+    "load_primitive_id": ["primitive_id"], "load_zs_depth": ["zs_depth"], "load_zs_stencil": ["zs_stencil"],
     "load_local_invocation_index": ["thread_index_in_threadgroup"],
     "load_local_invocation_id": [f"thread_position_in_threadgroup.{a}" for a in "xyz"],
     "load_global_invocation_id": [f"thread_position_in_grid.{a}" for a in "xyz"],
@@ -95,7 +95,8 @@ class Selector:
         self.attributes: set[int] = set()
         # a program reading the framebuffer (EXT_shader_framebuffer_fetch) runs once per covered
         # sample, each lane reading its own sample's colour (and a discard drops that sample)
-        self.flags = {"reads_tile": False, "writes_depth": False, "writes_sample_mask": False, "discards": False,
+        self.flags = {"reads_tile": False, "reads_zs": False, "writes_depth": False, "writes_sample_mask": False,
+                      "discards": False,
                       "per_sample": bool(info.get("framebuffer_fetch"))}
         self.cf_max = 0
         io = options.get("info") or info.get("io")     # the front half's ShaderInfo, or the lowering's maps
@@ -640,6 +641,10 @@ class Selector:
             if i.name in _SYSVAL_SR:
                 if i.name in ("load_sample_id", "load_sample_pos"):
                     self.flags["per_sample"] = True         # gl_SampleID, gl_SamplePosition
+                if i.name in ("load_zs_depth", "load_zs_stencil"):
+                    # the buffers as earlier fragments left them: tests after the shader, one
+                    # invocation per covered sample (as the colour fetch)
+                    self.flags["per_sample"] = self.flags["reads_zs"] = True
                 self.vals[i.dest] = [self.op("get_sr", 32, sr=sr) for sr in _SYSVAL_SR[i.name]]
                 return
             raise BackendError(f"no instruction selection for intrinsic {i.name}")

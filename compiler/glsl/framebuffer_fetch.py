@@ -20,16 +20,25 @@ value; ``glFramebufferFetchBarrierEXT`` has nothing to wait for.
 The lowering (compiler/lower/io.py, ``_emit_framebuffer_fetch``) loads each such
 output's render target in the fragment prologue: the variable (``Variable.fetch``)
 is then an ordinary output.
+
+ARM_shader_framebuffer_fetch_depth_stencil (GLSL ES): the read-only built-ins
+``gl_LastFragDepthARM`` and ``gl_LastFragStencilARM`` hold the depth and stencil
+buffers at the sample (system values the GPU's PDM gives a program whose tests run
+after it); they may be redeclared with a precision only, before use, and a shader
+reading them cannot ask for ``layout(early_fragment_tests)``.
 """
 
 from __future__ import annotations
 
-__all__ = ["COHERENT", "NON_COHERENT", "LAST_FRAG_DATA", "enabled", "inout_output", "noncoherent_layout",
-           "redeclare_last_frag_data", "check_last_frag_data_use"]
+from .errors import SourceLoc
+
+__all__ = ["COHERENT", "NON_COHERENT", "LAST_FRAG_DATA", "LAST_FRAG_DEPTH_STENCIL", "enabled", "inout_output",
+           "noncoherent_layout", "redeclare_last_frag_data", "check_last_frag_data_use", "check_zs_fetch"]
 
 COHERENT = "GL_EXT_shader_framebuffer_fetch"
 NON_COHERENT = "GL_EXT_shader_framebuffer_fetch_non_coherent"
 LAST_FRAG_DATA = "gl_LastFragData"
+LAST_FRAG_DEPTH_STENCIL = ("gl_LastFragDepthARM", "gl_LastFragStencilARM")
 
 
 def enabled(an) -> bool:
@@ -72,13 +81,15 @@ def redeclare_last_frag_data(an, var, old, loc) -> bool:
     """``[layout(noncoherent)] [precision] vec4 gl_LastFragData[gl_MaxDrawBuffers];``:
     True when ``var`` redeclares the built-in (errors reported), keeping it a read-only
     input with the precision and layout given."""
-    if var.name != LAST_FRAG_DATA or old is None or not getattr(old, "builtin", False):
+    if var.name not in (LAST_FRAG_DATA,) + LAST_FRAG_DEPTH_STENCIL or old is None \
+            or not getattr(old, "builtin", False):
         return False
-    if var.storage not in ("temporary", "in") or var.type != old.type:
-        an.error(loc, f"`{LAST_FRAG_DATA}' redeclared with a different type or storage")
+    if var.storage not in ("temporary", "in") or var.type != old.type or (
+            var.name in LAST_FRAG_DEPTH_STENCIL and var.layout):
+        an.error(loc, f"`{var.name}' redeclared with a different type or storage")
         return True
     if old.used:
-        an.error(loc, f"`{LAST_FRAG_DATA}' redeclared after use")
+        an.error(loc, f"`{var.name}' redeclared after use")
     old.redeclared = True
     old.precision = var.precision or old.precision
     old.layout.update(var.layout)
@@ -96,3 +107,12 @@ def check_last_frag_data_use(an, var, loc) -> None:
             and not var.layout.get("noncoherent"):
         an.error(loc, f"`{LAST_FRAG_DATA}' must be redeclared layout(noncoherent) before use with only "
                  f"{NON_COHERENT} enabled")
+
+
+def check_zs_fetch(an, unit) -> None:
+    """ARM_shader_framebuffer_fetch_depth_stencil: a fragment shader that reads the depth
+    or stencil buffer cannot ask for early tests (the read needs the earlier fragments'
+    tests done and its own not yet)."""
+    if unit.early_fragment_tests and any(v.name in LAST_FRAG_DEPTH_STENCIL and v.used for v in unit.builtin_variables):
+        an.error(getattr(an, "early_fragment_tests_loc", None) or SourceLoc(),
+                 "gl_LastFragDepthARM and gl_LastFragStencilARM cannot be read with layout(early_fragment_tests)")

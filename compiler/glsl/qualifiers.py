@@ -494,6 +494,7 @@ class QualifierRules:
                     self.error(d.loc, "post_depth_coverage layout qualifier requires GL_ARB_post_depth_coverage")
                 self.post_depth_coverage = True
             self.early_fragment_tests = True
+            self.early_fragment_tests_loc = d.loc
             return
         if storage in ("uniform", "buffer") and layout.keys() <= BLOCK_LAYOUTS | MATRIX_LAYOUTS:
             if "std430" in layout and storage == "uniform":

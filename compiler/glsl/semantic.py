@@ -991,6 +991,8 @@ def analyze(decls: list[A.Node], version: GLSLVersion, stage: str, extensions: d
         tu.local_size = tuple(an.local_size)
     tu.invariant_all = invariant_all
     tu.early_fragment_tests = an.early_fragment_tests
+    if stage == "fragment":
+        framebuffer_fetch.check_zs_fetch(an, tu)
     tu.post_depth_coverage = an.post_depth_coverage
     tu.unresolved_calls = an.unresolved_calls
     tu.call_graph = an.call_graph       # caller -> callees: the linker looks for recursion across objects

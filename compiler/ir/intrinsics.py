@@ -134,6 +134,8 @@ _sysval("load_line_stipple", 1, 32)        # a line's stipple counter (source LI
 _sysval("load_sample_id", 1, 32)
 _sysval("load_sample_pos", 2, 32)
 _sysval("load_sample_mask_in", 1, 32)
+_sysval("load_zs_depth", 1, 32)             # the depth buffer's value at the sample (float)
+_sysval("load_zs_stencil", 1, 32)           # the stencil buffer's value at the sample (uint)
 _sysval("load_primitive_id", 1, 32)         # the rasterised primitive's index in the draw
 _sysval("load_vertex_id", 1, 32)
 _sysval("load_instance_id", 1, 32)

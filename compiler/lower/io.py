@@ -81,6 +81,8 @@ SYSVALS = {
     "gl_NumWorkGroups": "load_num_workgroups", "gl_WorkGroupID": "load_workgroup_id",
     "gl_LocalInvocationID": "load_local_invocation_id", "gl_GlobalInvocationID": "load_global_invocation_id",
     "gl_LocalInvocationIndex": "load_local_invocation_index",
+    # ARM_shader_framebuffer_fetch_depth_stencil: the depth/stencil buffer at the sample
+    "gl_LastFragDepthARM": "load_zs_depth", "gl_LastFragStencilARM": "load_zs_stencil",
 }
 #: built-in uniforms whose value the variant key gives (gl_NumSamples: ``key["samples"]``)
 _KEY_BUILTINS = ("gl_NumSamples", "gl_SubGroupSizeARB")

@@ -206,7 +206,7 @@ def compile_variant(state, key) -> AgxShader:
                        scratch_size_B=c.scratch_B, push=tuple(push),
                        textures=max(list(texture_map) + [-1]) + 1, samplers=max(list(texture_map) + [-1]) + 1,
                        writes_depth=c.writes_depth, writes_sample_mask=c.writes_sample_mask, discards=c.discards,
-                       reads_tile=c.reads_tile, per_sample=c.per_sample,
+                       reads_tile=c.reads_tile, reads_zs=getattr(c, "reads_zs", False), per_sample=c.per_sample,
                        shared_B=c.local_memory_B,
                        local_size=tuple(c.local_size) if c.local_size else (1, 1, 1))
     shader.info.update(compiled=c, shader_info=info,

@@ -1116,7 +1116,10 @@ def early_z(fs: AgxShader) -> bool:
     cannot change the outcome (no discard, depth or sample-mask output) and has no
     side effect that a fragment failing the tests must still have (stores and
     atomics to buffers and images: without the layout the tests run after the
-    shader)."""
+    shader). A shader reading the depth/stencil buffers (ARM_shader_framebuffer_fetch_depth_stencil)
+    reads them before its fragment's tests: late ones."""
+    if fs.reads_zs:
+        return False
     if fs.info.get("early_fragment_tests"):
         return True
     return not (fs.writes_depth or fs.discards or fs.writes_sample_mask or fs.info.get("writes_memory"))

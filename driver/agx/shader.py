@@ -76,6 +76,7 @@ class AgxShader:
     writes_sample_mask: bool = False
     discards: bool = False
     reads_tile: bool = False
+    reads_zs: bool = False                      # gl_LastFragDepthARM/StencilARM: no early depth/stencil
     per_sample: bool = False                    # one invocation per covered sample (USC_FRAGMENT)
     # compute
     local_size: tuple[int, int, int] = (1, 1, 1)

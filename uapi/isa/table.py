@@ -89,6 +89,9 @@ SPECIAL_REGS = (
     "coverage_mask", "pixel_x", "pixel_y", "helper_invocation", "primitive_id", "lane_id",
     # the lane's sample position inside its pixel (float32 bits; 0.5 without multisampling)
     "sample_position_x", "sample_position_y",
+    # the ISP's depth (float32 bits) and stencil of the lane's sample as the fragment reaches
+    # the shader (ARM_shader_framebuffer_fetch_depth_stencil; USC_FRAGMENT late tests)
+    "zs_depth", "zs_stencil",
 )
 TEX_DIMS = ("1d", "2d", "3d", "cube", "1d_array", "2d_array", "cube_array", "2d_ms")
 SLOTS = 4

@@ -925,6 +925,15 @@ class _PassContext:
                 specials[name] = np.asarray(pos, np.float32).view(np.uint32)
             elif name == "front_facing":
                 specials[name] = self.front[f].astype(np.uint32)
+            elif name in ("zs_depth", "zs_stencil"):
+                # the ISP's buffer at the lane's sample before its fragment's (late) tests: the
+                # earlier layers' results (a program reading it never gets early tests)
+                buf = self.frame.depth if name == "zs_depth" else self.frame.stencil
+                if buf is None:
+                    specials[name] = 0          # no such attachment: undefined, as the extension says
+                else:
+                    v = buf[y.astype(np.intp), x.astype(np.intp), 0 if s is None else s.astype(np.intp)]
+                    specials[name] = v.view(np.uint32) if name == "zs_depth" else v.astype(np.uint32)
             elif name == "primitive_id":
                 # the primitive's index in its instance: GL's counter restarts with each instance
                 per_instance = _primitives_per_instance(self.tvb)[self.tvb.row_draw[tri]]
