@@ -1062,7 +1062,10 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     fs_words = None
     if fs is not None:
         fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
-                        discards=fs.discards, early_z=early_z(fs), per_sample=fs.per_sample,
+                        discards=fs.discards, early_z=early_z(fs),
+                        # GL 4.6 section 14.3.1: with multisampling off, a fragment is one pixel
+                        # (gl_SampleID 0), even for a program that reads gl_SampleID
+                        per_sample=fs.per_sample and ctx.rast.multisample,
                         post_depth_coverage=bool(fs.info.get("post_depth_coverage")))
         fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
     occ = [(q.slot, q.type) for q in ctx.counting_queries if q.slot is not None]

@@ -918,7 +918,9 @@ class _PassContext:
             elif name == "sample_id":
                 specials[name] = s.view(np.uint32) if s is not None else 0
             elif name == "coverage_mask":
-                specials[name] = mask_in
+                # PPP_RASTER.multisample off: single-sample rasterization reports its one
+                # sample (gl_SampleMaskIn 1, as Mesa's drivers give), whatever it covers
+                specials[name] = mask_in if st.multisample else 1
             elif name in ("sample_position_x", "sample_position_y"):
                 axis = 0 if name == "sample_position_x" else 1
                 pos = self.spos[s, axis].astype(np.float32) if s is not None else np.float32(0.5)

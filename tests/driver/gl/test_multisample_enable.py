@@ -171,6 +171,32 @@ def test_shader_sample_mask_ignored_with_multisample_disabled():
         assert _coverage(ctx) == expected
 
 
+@pytest.mark.parametrize("value", ["float(gl_SampleID + 1)", "float(gl_SampleMaskIn[0])"])
+def test_sample_id_and_mask_in_with_multisample_disabled(value):
+    """GL 4.6 section 14.3.1: with GL_MULTISAMPLE disabled a fragment is the pixel,
+    shaded once: a program reading gl_SampleID sees 0 (it ran once per sample with
+    its sample's number), gl_SampleMaskIn is 1 (it held every covered sample), as
+    on Mesa's drivers (piglit's arb_sample_shading samplemask noms partition and
+    mask_in_one). With it enabled (control) each sample has its own number, and the
+    mask a sample was written with holds that sample (the rectangle's two triangles
+    share the pixel's samples)."""
+    fs = ("#version 130\n#extension GL_ARB_sample_shading : require\nuniform vec4 c;\nout vec4 o;\n"
+          f"void main() {{ o = vec4({value}, 0.0, 0.0, 1.0); }}\n")
+    for enabled in (True, False):
+        ctx = glhelp.context(1, 1, api="compat")
+        _target(ctx)
+        prog = glhelp.program(ctx, VS, fs)
+        (ctx.glEnable if enabled else ctx.glDisable)(E.GL_MULTISAMPLE)
+        _draw(ctx, prog, 1.0)
+        reds = [int(v) for v in _reds(ctx)]
+        if not enabled:
+            assert reds == [1, 1, 1, 1]
+        elif "SampleID" in value:
+            assert reds == [1, 2, 3, 4]
+        else:
+            assert all(r >> i & 1 for i, r in enumerate(reds)), reds
+
+
 def test_shader_sample_mask_ignored_on_a_single_sampled_target():
     """No sample buffers: gl_SampleMask[0] = 0 keeps the fragment (piglit's
     arb_sample_shading builtin-gl-sample-mask-simple 0 failed: it was discarded)."""
