@@ -37,7 +37,7 @@ from .miptree import Layout
 
 __all__ = ["SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
            "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
-           "resolve", "fast_clear", "solid_patches", "fill_solid"]
+           "resolve", "fast_clear", "solid_patches", "fill_solid", "solid_value"]
 
 SUBTILE_SOLID = 0x03
 _UNCOMPRESSED = {1: 0x1F, 2: 0x3F, 4: 0x7F, 8: 0xFF, 16: 0xFF}
@@ -273,15 +273,101 @@ def resolve(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> None:
 def fast_clear(lay: Layout, buf: np.ndarray, level: int, layer: int, value: np.ndarray) -> None:
     """Clear a level to one value the way the hardware's fast clear does: every
     subtile solid, and 8 copies of the value at the start of each tile's body.
-    ``value`` is one element of one sample (``bytes_per_block`` bytes)."""
+    ``value`` is one element of one sample (``bytes_per_block`` bytes). The rest of
+    the body is not touched (it reads as the value), so a clear writes the
+    metadata and 8 elements a tile, not the level."""
     _check_compressed_level(lay, level, layer)
     value = np.asarray(value, dtype=np.uint8).reshape(-1)
     if value.size != lay.bytes_per_block_B:
         raise ValueError(f"a clear value of {lay.format} is {lay.bytes_per_block_B} bytes, not {value.size}")
+    meta, at, unit_B, run = _fast_clear_plan(lay, level, layer)
+    buf = buf if isinstance(buf, np.ndarray) else np.frombuffer(buf, np.uint8)
+    buf = buf.reshape(-1).view(np.uint8)
+    if meta is not None:            # each tile's 8 modes as one 8-byte word
+        buf[:buf.size // 8 * 8].view(np.uint64)[meta] = np.uint64(SUBTILE_SOLID * 0x0101010101010101)
+    else:
+        buf[_subtile_offsets(lay, level, layer)] = SUBTILE_SOLID
+    if run is not None:             # tiles one stride apart: their copies are a strided view
+        word = _WORD.get(value.size) if not (run[0] % value.size or run[1] % value.size) else None
+        if word is not None:
+            _copies_view(buf, run, value.size)[...] = value.view(word)[0]
+        else:
+            _copies_view(buf, run, 1)[...] = np.tile(value, 8 * lay.sample_count_sa)
+    elif unit_B == value.size:      # the copies as whole elements
+        word = _WORD[unit_B]
+        buf[:buf.size // unit_B * unit_B].view(word)[at] = value.view(word)[0]
+    else:                           # as bytes: 8 * samples copies a tile
+        buf[at] = np.tile(value, 8 * lay.sample_count_sa)
+
+
+_WORD = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+@lru_cache(maxsize=64)
+def _fast_clear_plan(lay: Layout, level: int, layer: int):
+    """Where a fast clear writes: (each tile's metadata word as an index of 8-byte
+    words from the image start, or None when they are not 8-byte aligned; the
+    copies, each tile's 8 * samples elements from its first pixel, as indices of
+    ``unit_B``-byte units; ``unit_B``: the element size when it is 1, 2, 4 or 8
+    bytes and every copy is aligned to it, else 1 (byte offsets))."""
     tx, ty = _tile_grid(lay, level)
-    buf[metadata_index(lay, level, tx, ty, layer)[..., None] + np.arange(8)] = SUBTILE_SOLID
+    tx, ty = tx.reshape(-1), ty.reshape(-1)
+    meta_B = metadata_index(lay, level, tx, ty, layer)
+    meta = None if (meta_B % 8).any() else meta_B // 8
     fx = 2 if lay.sample_count_sa == 4 else 1
     fy = 2 if lay.sample_count_sa >= 2 else 1
-    base = offset_B(lay, (tx * 16) // fx, (ty * 16) // fy, layer, level, 0).reshape(-1)
-    copies = np.tile(value, 8 * lay.sample_count_sa)
-    buf[base[:, None] + np.arange(copies.size)] = copies
+    base = offset_B(lay, (tx * 16) // fx, (ty * 16) // fy, layer, level, 0).reshape(-1).astype(np.int64)
+    n_el = 8 * lay.sample_count_sa
+    unit_B = lay.bytes_per_block_B
+    if unit_B in _WORD and not (base % unit_B).any():
+        at = (base // unit_B)[:, None] + np.arange(n_el)
+    else:
+        unit_B = 1
+        at = base[:, None] + np.arange(n_el * lay.bytes_per_block_B)
+    for a in (meta, at):
+        if a is not None:
+            a.flags.writeable = False
+    order = np.sort(base)
+    copy_B = n_el * lay.bytes_per_block_B
+    run = None
+    if len(order) > 1 and (np.diff(order) == order[1] - order[0]).all() and order[1] - order[0] >= copy_B:
+        run = (int(order[0]), int(order[1] - order[0]), len(order), copy_B)
+    elif len(order) == 1:
+        run = (int(order[0]), copy_B, 1, copy_B)
+    return meta, at, unit_B, run
+
+
+def _copies_view(buf: np.ndarray, run, word_B: int) -> np.ndarray:
+    """The tiles' copies as a strided view of ``buf`` (uint8): (tiles, copy words)
+    of ``word_B``-byte words (which must divide the first offset and the stride)."""
+    first, stride, n, copy_B = run
+    words = buf[:buf.size // word_B * word_B].view(_WORD[word_B])
+    return np.lib.stride_tricks.as_strided(words[first // word_B:], shape=(n, copy_B // word_B),
+                                           strides=(stride, word_B))
+
+
+def solid_value(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> np.ndarray | None:
+    """The one value (uint8, ``blocksize_B``) every pixel of a single-sampled
+    compressed level reads as, when every subtile is solid with that value (what a
+    fast clear leaves), else None. Costs a look at the metadata and at the tiles'
+    copies, not at the level."""
+    _check_compressed_level(lay, level, layer)
+    if lay.sample_count_sa != 1:
+        return None
+    lo, hi = _subtile_span_B(lay, level, layer)
+    if hi > buf.size or buf[lo:hi].tobytes() != _repeated(SUBTILE_SOLID, hi - lo):
+        if not (tile_modes(lay, buf, level, layer) == SUBTILE_SOLID).all():
+            return None
+    _, at, unit_B, run = _fast_clear_plan(lay, level, layer)
+    word_B = lay.blocksize_B
+    if run is not None and run[0] + (run[2] - 1) * run[1] + run[3] <= buf.size and word_B in _WORD \
+            and not (run[0] % word_B or run[1] % word_B):
+        copies = _copies_view(buf, run, word_B)
+        first = copies[0, 0]
+        return first.reshape(1).view(np.uint8).copy() if (copies == first).all() else None
+    if unit_B == lay.blocksize_B:
+        copies = buf[:buf.size // unit_B * unit_B].view(_WORD[unit_B])[at]
+        first = copies.reshape(-1)[0]
+        return first.reshape(1).view(np.uint8) if (copies == first).all() else None
+    copies = buf[at].reshape(-1, lay.blocksize_B)
+    return copies[0].copy() if (copies == copies[0]).all() else None

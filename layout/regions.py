@@ -15,10 +15,12 @@ import numpy as np
 
 # the region machinery tile and detile share with the addressing tests
 from .addressing import _as_bytes, _read, _region, _region_el, _write
-from .compression import fill_solid, resolve
+from .compression import fill_solid, resolve, solid_value
 from .miptree import Layout
 
 __all__ = ["detile", "tile"]
+
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int,
@@ -47,6 +49,17 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     src = _as_bytes(src_bytes)
     if out is not None:
         out = _as_out(out, (h_el, w_el, lay.blocksize_B))
+    if level < lay.compressed_levels:
+        value = solid_value(lay, src, level, layer)
+        if value is not None:       # fast-cleared: every pixel reads as one value, a fill
+            if out is None:
+                out = np.empty((h_el, w_el, lay.blocksize_B), np.uint8)
+            word = _WORDS.get(lay.blocksize_B)
+            if word is not None:
+                out.reshape(-1).view(word).fill(value.view(word)[0])
+            else:
+                out[...] = value
+            return out
     out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B, out, native)
     if level < lay.compressed_levels:
         # Solid subtiles read as their value, whatever the body holds under them

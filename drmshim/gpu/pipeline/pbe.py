@@ -118,6 +118,11 @@ def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, 
     return extent[0] < level_w and extent[1] < level_h
 
 
+#: A uniform store (a clear) of a whole compressed level is the hardware's fast
+#: clear (``layout.fast_clear``: every subtile solid); tests switch it off to
+#: compare with the plain fill.
+FAST_CLEARS = True
+
 _FILLS: dict = {}
 _THREAD = threading.local()
 #: The largest gathered level a firmware thread keeps a buffer for.
@@ -156,7 +161,8 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
     pixels (px, py) into the image of the PBE descriptor at ``desc_va``. ``uniform``
     (with ``tile_buffer`` None): every record holds these bytes, and
-    ``fill_possible`` said the store is a fill."""
+    ``fill_possible`` said the store is a fill: a compressed level (layer 0) is
+    fast-cleared (``FAST_CLEARS``), any other filled."""
     d, fmt, lay = _target(memory, desc_va)
     bpp = fmt.block_size_B
     if uniform is not None:
@@ -164,7 +170,16 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
         word = uniform[tile_offset_B:tile_offset_B + word_B].view(_WORDS[word_B])[0]
         lo = lay.level_offsets_B[d.level]
         base = d.address + d.layer * d.layer_stride_B
-        memory.write(base + lo, _fill(len(px), word), "PBE")
+        if FAST_CLEARS and lay.is_level_compressed(d.level) and d.layer == 0:
+            image = _window(memory, base, lay.size_B, read=False)
+            if image is not None:       # the hardware's fast clear: solid subtiles, 8 copies a tile
+                layout.fast_clear(lay, image, d.level, 0, uniform[tile_offset_B:tile_offset_B + word_B])
+                return
+        target = _window(memory, base + lo, len(px) * word_B, read=False)
+        if target is not None:
+            target.view(word.dtype).fill(word)          # a memset of the level, no source image
+        else:
+            memory.write(base + lo, _fill(len(px), word), "PBE")
         if lay.is_level_compressed(d.level):
             _mark_level_uncompressed(memory, lay, d.level, base)
         return
@@ -191,9 +206,15 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
     if pixels_key is not None and (full_level or not compressed):
         lo, size_B = lay.level_offsets_B[d.level], lay.level_size_B(d.level)
         if full_level and len(px) * lay.blocksize_B == size_B:
-            # every byte is written: no read; one sample of whole words is a gather
-            image = _gather_level(lay, d.level, tile_buffer, px, py, samples, tile_offset_B, pixels_key, lo) \
+            # every byte is written: no read; one sample of whole words is a gather,
+            # straight into the level's memory when the PBE may write it in place
+            into = _window(memory, base + lo, size_B, read=False) if stored == 1 else None
+            image = _gather_level(lay, d.level, tile_buffer, px, py, samples, tile_offset_B, pixels_key, lo, into) \
                 if stored == 1 else None
+            if image is not None and image is into:
+                if compressed:
+                    _mark_level_uncompressed(memory, lay, d.level, base)
+                return
             if image is None:
                 image = np.empty(size_B, np.uint8)
                 _scatter(image, lay, d.level, tile_buffer, px, py, keep, whole, samples, stored, tile_offset_B,
@@ -317,24 +338,30 @@ def _record_words(tile_buffer, n: int, samples: int, sample: int, tile_offset_B:
 
 
 def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offset_B: int, pixels_key,
-                  origin_B: int):
+                  origin_B: int, into: np.ndarray | None = None):
     """A single-sampled level that the (distinct, named) pixels cover byte for byte,
     built as one gather of whole words from the records (the inverse of the
     scatter's addresses), or None when the words are not aligned. Records that all
     hold one value (a clear, a constant fill) give that value everywhere, without
-    the gather."""
+    the gather. ``into``: the level's bytes in memory, written in place and returned."""
     bpp = lay.bytes_per_block_B
     column = _record_words(tile_buffer, len(px), samples, 0, tile_offset_B, bpp)
     if column is None:
         return None
     first = column[0]
     if column[-1] == first and column[len(column) // 2] == first and (column == first).all():
+        if into is not None:
+            into.view(column.dtype).fill(first)
+            return into
         return _fill(len(column), first).view(np.uint8)     # one value everywhere (a clear, a fill)
     key = (lay, level, 0, pixels_key, origin_B)
     words = _word_index(_offsets(lay, px, py, level, 0, pixels_key, origin_B), bpp, key, pixels_key)
     if words is None:
         return None
     pixel_of = _remembered(("inverse",) + key, pixels_key, lambda: _inverse(words))
+    if into is not None:
+        column.take(pixel_of, out=into.view(column.dtype))
+        return into
     out = _image_scratch(len(column), column.dtype)    # (written to memory at once: fresh pages cost more)
     return column.take(pixel_of, out=out).view(np.uint8)
 
@@ -350,15 +377,34 @@ def _mark_level_uncompressed(memory, lay, level: int, base: int) -> None:
     """Set every tile's metadata word of a compressed level (layer 0 from ``base``)
     "uncompressed", leaving the rest of the level's metadata range as it is."""
     lo = lay.metadata_offset_B + lay.level_offsets_compressed_B[level]
-    words = _remembered(("metadata", lay, level), True, lambda: _metadata_words(lay, level))
-    hi = lo + 8 * (int(words.max()) + 1)
-    meta = memory.read(base + lo, hi - lo, "PBE").view(np.uint64)
-    meta[words] = np.uint64(layout.tile_mode_uncompressed(lay.format))
+    words, size_B = _remembered(("metadata", lay, level), True, lambda: _metadata_words(lay, level))
+    mode = np.uint64(layout.tile_mode_uncompressed(lay.format))
+    meta = _window(memory, base + lo, size_B, read=True)
+    if meta is not None:                                # read and written in place
+        meta.view(np.uint64)[words] = mode
+        return
+    meta = memory.read(base + lo, size_B, "PBE").view(np.uint64)
+    meta[words] = mode
     memory.write(base + lo, meta, "PBE")
 
 
-def _metadata_words(lay, level: int) -> np.ndarray:
-    """Indices (8-byte words from the level's metadata start) of all its tiles."""
+def _window(memory, va: int, size_B: int, read: bool):
+    """The bytes of ``[va, va + size_B)`` as a view the PBE may write (and read, when
+    ``read``) in place, or None: the access then goes through ``read``/``write``,
+    which fault where they must."""
+    window = getattr(memory, "window", None)
+    if window is None or size_B <= 0:
+        return None
+    view = window(va, size_B, False)
+    if view is None or (read and window(va, size_B, True) is None):
+        return None
+    return view
+
+
+def _metadata_words(lay, level: int) -> tuple[np.ndarray, int]:
+    """Indices (8-byte words from the level's metadata start) of all its tiles, and
+    the bytes from that start to the last one's end."""
     ty, tx = np.mgrid[0:lay.metadata_height_tl(level), 0:lay.metadata_width_tl(level)]
     offs = layout.metadata_index(lay, level, tx.ravel(), ty.ravel(), 0)
-    return (offs - lay.metadata_offset_B - lay.level_offsets_compressed_B[level]) // 8
+    words = (offs - lay.metadata_offset_B - lay.level_offsets_compressed_B[level]) // 8
+    return words, 8 * (int(words.max()) + 1)

@@ -132,3 +132,47 @@ def test_uniform_records_store_like_the_general_path(tiling, uniform):
         images.append(sp.get(target.va, target.lay.size_B))
     np.testing.assert_array_equal(images[0], images[1])
     np.testing.assert_array_equal(target.pixels()[py, px], records[:, 4:8])
+
+
+@pytest.mark.parametrize("tiling", ["twiddled", "twiddled_compressed"])
+def test_a_uniform_store_fast_clears_a_compressed_level_and_reads_as_the_fill(tiling):
+    """A uniform store (a clear) of a whole compressed level writes the metadata
+    (every subtile solid) and 8 copies a tile, nothing else of the body; the level
+    reads (``layout.detile``, a fill from ``solid_value``; the general read: body
+    then solid subtiles) as the value, as does the plain fill of an uncompressed
+    one. A later partial store through the general path resolves it first."""
+    import layout
+    from drmshim.gpu.pipeline import pbe
+    from layout.compression import fill_solid, solid_value
+    W = H = 64
+    px, py = _tile_major(W, H, 16)
+    value = np.array([9, 8, 7, 6, 1, 2, 3, 4], np.uint8)            # the record; the target's bytes at 4
+    sp = Space(1 << 20)
+    target = Target(sp, W, H, tiling)
+    old = np.full(W * H * 4, 0x55, np.uint8)                         # a body the clear must not need
+    sp.mem.write(target.va, old, "test")
+    desc = sp.put(target.pbe)
+    key = ("clear", tiling)
+    assert pbe.fill_possible(sp.mem, desc, 4, value, px, py, 1, key)
+    store_render_target(sp.mem, desc, 4, None, px, py, 1, pixels_key=key, uniform=value)
+    raw = sp.get(target.va, target.lay.size_B)
+    want = np.tile(value[4:8], (H, W, 1))
+    np.testing.assert_array_equal(target.pixels(), want)
+    body = raw[:W * H * 4]
+    if tiling == "twiddled_compressed":
+        lay = target.lay
+        assert (layout.tile_modes(lay, raw, 0) == layout.SUBTILE_SOLID).all()
+        changed = np.count_nonzero((body.reshape(-1, 4) != 0x55).any(axis=1))
+        assert changed == (W // 16) * (H // 16) * 8                  # 8 copies a tile, the rest untouched
+        np.testing.assert_array_equal(solid_value(lay, raw, 0), value[4:8])
+        general = layout.detile(lay, raw, 0, 0, 0, 0, W, H)           # what the general read makes of it
+        fill_solid(lay, raw, 0, 0, 0, 0, general)
+        np.testing.assert_array_equal(general.reshape(H, W, 4), want)
+        part = np.arange(10)                                          # then a partial store: resolved first
+        records = np.tile(np.array([[0, 0, 0, 0, 200, 201, 202, 203]], np.uint8), (len(part), 1))
+        store_render_target(sp.mem, desc, 4, records, px[part], py[part], 1)
+        want[py[part], px[part]] = [200, 201, 202, 203]
+        np.testing.assert_array_equal(target.pixels(), want)
+        assert solid_value(lay, sp.get(target.va, lay.size_B), 0) is None
+    else:
+        np.testing.assert_array_equal(body.reshape(-1, 4), np.tile(value[4:8], (W * H, 1)))
