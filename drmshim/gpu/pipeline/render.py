@@ -72,6 +72,7 @@ polygons in LINE mode, alpha-to-coverage, shader stencil export.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass, field, replace
 
@@ -84,7 +85,9 @@ from ...firmware.watchdog import check_budget
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
-from .fragment import Background, broadcast_record, centre_runs, draw_state, shade_pass, uniform_record
+from .fragment import (Background, broadcast_record, centre_runs, draw_state, overwrites_every_record, shade_pass,
+                       uniform_cover, uniform_record)
+from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
 from .pbe import fill_possible, store_render_target
 from .ppp import GROUP_LANES, DrawGeometry, cf_bindings, group_key, process_draws
 from .scratch import run_program
@@ -487,10 +490,11 @@ _TILE_ONLY_UNITS = frozenset({"falu", "ialu", "cmpsel", "convert", "mov", "mov_i
                               "barrier"})
 
 
-def _tile_only(core, command, va: int) -> bool:
+def _tile_only(core, command, va: int, caches: dict | None = None) -> bool:
     """True when the program at ``va`` (0: none) writes nothing but registers and
     tile memory (no device stores, atomics, depth or sample-mask outputs, no
-    render-target stores of its own)."""
+    render-target stores of its own). The look at the instructions is remembered
+    in ``caches`` per decoded program."""
     if not va:
         return True
     pipe = read_pipeline(command.memory, va, "PDM", command.cmd.sampler_heap)
@@ -498,7 +502,9 @@ def _tile_only(core, command, va: int) -> bool:
         return False
     if not pipe.code_va:
         return True
-    return all(ins.op.unit in _TILE_ONLY_UNITS for _, ins in core.load(pipe.code_va).instructions)
+    prog = core.load(pipe.code_va)
+    return cached_fact({} if caches is None else caches, prog, ("tile only",),
+                       lambda: all(ins.op.unit in _TILE_ONLY_UNITS for _, ins in prog.instructions))
 
 
 def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
@@ -556,10 +562,14 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
     if next(_steps(tvb, rows, region, S), None) is None and \
             _uniform_pass(core, command, bg, eot, px, py, S, frame.record_B, key, executor.caches):
         return 0
+    filled = _uniform_draw_pass(core, command, tvb, rows, region, all_tiles, frame, states, bg, eot, px, py, key,
+                                executor.caches)
+    if filled is not None:
+        return filled
     tile_buffer = _tile_memory(len(px) * S, frame.record_B)
     background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
                                                       caches=executor.caches),
-                            lambda: _tile_only(core, command, bg))
+                            lambda: _tile_only(core, command, bg, executor.caches))
     fragments = 0
     for step in _steps(tvb, rows, region, S):
         for run, centre in centre_runs(tvb, step, states, S):
@@ -623,6 +633,47 @@ def _uniform_pass(core, command, bg: int, eot: int, px, py, S: int, record_B: in
         info = fault.info
         raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
     return True
+
+
+def _uniform_draw_pass(core, command, tvb, rows, region, all_tiles: bool, frame, states, bg: int, eot: int,
+                       px, py, key, caches) -> int | None:
+    """A group whose one shading step is one draw writing the same whole record on
+    every pixel (``fragment.uniform_cover``: a full-screen fill, no depth/stencil
+    work, single-sampled), over a background program that is hidden and tile-only,
+    and whose end of tile only stores render targets that can take a fill: the
+    tile memory is that record everywhere, so it is never materialised and each
+    target is stored as a uniform store (``store_render_target(uniform=)``). The
+    counters are those ``shade_pass`` gives. Returns the lanes shaded, or None
+    (nothing done) when the group is not of this kind."""
+    S = tvb.samples
+    if not (UNIFORM_PASSES and eot and len(px)) or S != 1:
+        return None
+    steps = list(itertools.islice(_steps(tvb, rows, region, S), 2))
+    if len(steps) != 1:
+        return None
+    runs = list(itertools.islice(centre_runs(tvb, steps[0], states, S), 2))
+    if len(runs) != 1 or runs[0][1]:
+        return None
+    cover = uniform_cover(tvb, runs[0][0], frame, states, all_tiles, region)
+    if not overwrites_every_record(cover, len(px)) or not _tile_only(core, command, bg, caches):
+        return None
+    memory = command.memory
+    eot_pipe = read_pipeline(memory, eot, "PDM", command.cmd.sampler_heap)
+    if eot_pipe.code_va or not eot_pipe.pbe:
+        return None
+    st, _, fragments = cover
+    value = st.uniform[1]
+    try:
+        if not all(fill_possible(memory, desc, offset_B, value, px, py, S, key) for offset_B, desc in eot_pipe.pbe):
+            return None
+        st.passed += fragments
+        st.shaded += len(px)
+        for offset_B, desc in eot_pipe.pbe:
+            store_render_target(memory, desc, offset_B, None, px, py, S, pixels_key=key, uniform=value)
+    except GPUFault as fault:
+        info = fault.info
+        raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
+    return len(px)
 
 
 def _write_occlusion(command, states: dict) -> None:

@@ -1,6 +1,8 @@
 """The coverage-only pass (one uniform program, no depth/stencil: pixels from
 ``covered_pixels`` instead of fragments) against the general HSR path and the
-in-order path: same image, same counters."""
+in-order path: same image, same counters. A full-screen quad over a hidden
+background takes render's uniform draw pass (the target stored as a fill, no
+tile memory)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import numpy as np
 import pytest
 
 from drmshim.gpu.pipeline import Executor
-from drmshim.gpu.pipeline import fragment
+from drmshim.gpu.pipeline import fragment, render
 
 from .gpu import Scene, Space, constant_fs
 
@@ -31,17 +33,23 @@ def _scene(kind: str) -> Scene:
 @pytest.mark.parametrize("kind", ["quad", "triangles"])
 def test_coverage_pass_gives_the_general_paths_image_and_counters(kind, monkeypatch):
     taken = []
-    fast = fragment._uniform_coverage_pass
 
-    def spy(*args):
-        lanes = fast(*args)
-        taken.append(lanes is not None)
-        return lanes
-    monkeypatch.setattr(fragment, "_uniform_coverage_pass", spy)
+    def spy(module, name):
+        fast = getattr(module, name)
+
+        def run(*args):
+            lanes = fast(*args)
+            taken.append((name, lanes is not None))
+            return lanes
+        monkeypatch.setattr(module, name, run)
+    spy(fragment, "_uniform_coverage_pass")
+    spy(render, "_uniform_draw_pass")           # the quad's pass: its tile memory never materialised
     a = _scene(kind)
     img_fast = a.render(Executor(hsr=True))
-    assert any(taken), "the coverage-only pass ran"
+    assert ("_uniform_draw_pass" if kind == "quad" else "_uniform_coverage_pass", True) in taken, \
+        "the coverage-only pass ran"
     monkeypatch.setattr(fragment, "_uniform_coverage_pass", lambda *args: None)
+    monkeypatch.setattr(render, "_uniform_draw_pass", lambda *args: None)
     for hsr in (True, False):                 # the general HSR path, then layer by layer
         b = _scene(kind)
         np.testing.assert_array_equal(b.render(Executor(hsr=hsr)), img_fast)
