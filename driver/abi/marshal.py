@@ -661,11 +661,9 @@ def glBitmap(ctx, width, height, xorig, yorig, xmove, ymove, bitmap):
     if _unpack_buffer_bound(ctx):        # an offset into the PIXEL_UNPACK buffer
         ctx.glBitmap(width, height, xorig, yorig, xmove, ymove, handle(bitmap))
         return
-    st = ctx.state.unpack
-    row_B = -(-(st.row_length or max(width, 0)) // 8)
-    row_B = -(-row_B // st.alignment) * st.alignment
-    size_B = (max(height, 0) + st.skip_rows) * row_B + (st.skip_pixels + 7) // 8
-    data = bytes_in(bitmap, size_B) if width > 0 and height > 0 else None
+    size_B = image_size_B(ctx.state.unpack, E.GL_COLOR_INDEX, E.GL_BITMAP, width, height, 1) \
+        if width > 0 and height > 0 else 0
+    data = bytes_in(bitmap, size_B) if size_B else None
     ctx.glBitmap(width, height, xorig, yorig, xmove, ymove, data)
 
 

@@ -11,7 +11,7 @@ from driver.gl import enums as E
 from driver.gl.formats import (GL_ABGR_EXT, GL_LUMINANCE_ALPHA_INTEGER_EXT, GL_LUMINANCE_INTEGER_EXT,
                                INTEGER_PIXEL_FORMATS, bytes_per_pixel)
 
-__all__ = ["client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
+__all__ = ["bitmap_row_B", "client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
            "tight_pack", "to_resource_bytes", "transfer_supported", "write_client_bytes", "write_client_bytes_into",
            "write_client_image"]
 
@@ -208,7 +208,8 @@ def _pack_array(letters: str, bits: int, kind: str, rgba: np.ndarray) -> np.ndar
 
 
 def _row_geometry(store, fmt, type, width, height):
-    bpp = bytes_per_pixel(fmt, type)
+    # a colour index spans what a stencil index does: one component of the type
+    bpp = bytes_per_pixel(E.GL_STENCIL_INDEX if fmt == E.GL_COLOR_INDEX else fmt, type)
     row_px = store.row_length or width
     row_B = -(-row_px * bpp // store.alignment) * store.alignment
     image_B = row_B * (store.image_height or height)
@@ -216,10 +217,20 @@ def _row_geometry(store, fmt, type, width, height):
     return bpp, row_B, image_B, first_B
 
 
+def bitmap_row_B(store, width: int) -> int:
+    """Bytes a row of a BITMAP image spans: its bits (ROW_LENGTH, else ``width``)
+    rounded up to whole bytes, then to the unpack alignment (GL 2.1 section 3.7)."""
+    row_B = -(-(store.row_length or max(width, 0)) // 8)
+    return -(-row_B // store.alignment) * store.alignment
+
+
 def image_size_B(store, fmt, type, width, height, depth) -> int:
-    """Bytes the client image spans, skips included (GL 4.6 section 8.4.4.1)."""
+    """Bytes the client image spans, skips included (GL 4.6 section 8.4.4.1; BITMAP
+    data, one bit per index, whole rows of GL 2.1 section 3.7)."""
     if not (width and height and depth):
         return 0
+    if type == E.GL_BITMAP:
+        return (store.skip_rows + height) * bitmap_row_B(store, width) + (store.skip_pixels + 7) // 8
     bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
     return first_B + (depth - 1) * image_B + (height - 1) * row_B + width * bpp
 

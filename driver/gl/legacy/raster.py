@@ -36,7 +36,7 @@ from driver.gl.objects import TexImage, Texture
 # NV_copy_depth_to_color's glCopyPixels types (not in the generated enum list)
 GL_DEPTH_STENCIL_TO_RGBA_NV = 0x886E
 GL_DEPTH_STENCIL_TO_BGRA_NV = 0x886F
-from driver.gl.pixels import read_client_image
+from driver.gl.pixels import bitmap_row_B, read_client_image
 from driver.gl.state import PixelStore
 from driver.gl.framebuffers import draw_framebuffer_bits
 from driver.gl.buffers import unpack_buffer_read
@@ -383,19 +383,26 @@ class RasterMixin:
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, set(PIXEL_FORMATS) | {E.GL_COLOR_INDEX}, f"bad format {format:#x}")
         check_enum(type, set(PIXEL_TYPES) | {E.GL_BITMAP}, f"bad type {type:#x}")
-        check(format != E.GL_COLOR_INDEX and type != E.GL_BITMAP, E.GL_INVALID_OPERATION,
-              "colour-index/bitmap DrawPixels are not implemented")
+        indices = format in (E.GL_COLOR_INDEX, E.GL_STENCIL_INDEX)
+        # GL 2.1 section 3.6.4: BITMAP data are indices, one bit each
+        check(type != E.GL_BITMAP or indices, E.GL_INVALID_ENUM, "BITMAP needs COLOR_INDEX or STENCIL_INDEX")
         check(not depth_stencil_with_other_type(format, type), E.GL_INVALID_ENUM,
               "DEPTH_STENCIL needs UNSIGNED_INT_24_8 or FLOAT_32_UNSIGNED_INT_24_8_REV")
-        check(pixel_type_matches(format, type), E.GL_INVALID_OPERATION, "format/type mismatch")
+        check(type == E.GL_BITMAP or pixel_type_matches(E.GL_STENCIL_INDEX if indices else format, type),
+              E.GL_INVALID_OPERATION, "format/type mismatch")
         # GL 3.0 section 3.7.4: integer formats cannot be drawn (whatever the type)
         check(format not in INTEGER_PIXEL_FORMATS, E.GL_INVALID_OPERATION, "DrawPixels of integer data")
         ds = format == E.GL_DEPTH_STENCIL
         if not self._pixels_to_draw(format == E.GL_DEPTH_COMPONENT or ds, format == E.GL_STENCIL_INDEX or ds,
                                     E.GL_DRAW_PIXEL_TOKEN, width, height):
             return
-        image = self._unpack_pixels(pixels, format, type, width, height)
-        if ds:                  # (depth, stencil index) per pixel
+        if type == E.GL_BITMAP:
+            image = self._bitmap_bits(pixels, width, height).astype(np.float32)[..., None]
+        else:
+            image = self._unpack_pixels(pixels, E.GL_STENCIL_INDEX if indices else format, type, width, height)
+        if format == E.GL_COLOR_INDEX:
+            self._draw_rectangle(self._index_to_rgba(image[..., 0]), "color")
+        elif ds:                  # (depth, stencil index) per pixel
             self._draw_depth_stencil(image[..., 0].astype(np.float32), np.rint(image[..., 1]).astype(np.int64))
         elif format == E.GL_DEPTH_COMPONENT:
             self._draw_depth(image[..., 0].astype(np.float32))
@@ -416,13 +423,7 @@ class RasterMixin:
             self._record_raster(E.GL_BITMAP_TOKEN)
         elif width and height and bitmap is not None and math.isfinite(r.window[0] - xorig) \
                 and math.isfinite(r.window[1] - yorig):        # (a NaN origin covers no pixel)
-            st = self.state.unpack
-            row_B = -(-(st.row_length or width) // 8)
-            row_B = -(-row_B // st.alignment) * st.alignment
-            data = np.frombuffer(bytes(self._unpack_bitmap(bitmap, row_B * height)), np.uint8)
-            data = data[st.skip_rows * row_B:][:row_B * height].reshape(height, row_B)
-            bits = np.unpackbits(data, axis=1, bitorder="little" if st.lsb_first else "big")
-            bits = bits[:, st.skip_pixels:st.skip_pixels + width].astype(np.float32)
+            bits = self._bitmap_bits(bitmap, width, height).astype(np.float32)
             rgba = np.zeros((height, width, 4), np.float32)
             rgba[..., 3] = bits
             # the bitmap's lower left pixel is (floor(xr - xo), floor(yr - yo)), as Mesa rounds
@@ -433,6 +434,33 @@ class RasterMixin:
             finally:
                 self.legacy.raster = r
         self.legacy.raster = replace(r, window=(r.window[0] + xmove, r.window[1] + ymove, *r.window[2:]))
+
+    def _bitmap_bits(self, bitmap, width: int, height: int) -> np.ndarray:
+        """Section 3.7: rows of bits, most significant first (UNPACK_LSB_FIRST
+        reverses), padded to the unpack alignment, skipped rows and pixels as the
+        unpack state says: uint8 (height, width) of 0 and 1, row 0 at the bottom."""
+        st = self.state.unpack
+        row_B = bitmap_row_B(st, width)
+        data = np.frombuffer(bytes(self._unpack_bitmap(bitmap, row_B * (st.skip_rows + height))), np.uint8)
+        data = data[st.skip_rows * row_B:][:row_B * height].reshape(height, row_B)
+        bits = np.unpackbits(data, axis=1, bitorder="little" if st.lsb_first else "big")
+        return bits[:, st.skip_pixels:st.skip_pixels + width]
+
+    def _index_to_rgba(self, index: np.ndarray) -> np.ndarray:
+        """GL 2.1 section 3.6.5 for colour indices in RGBA mode: shift and offset
+        (INDEX_SHIFT, INDEX_OFFSET), then each component looked up in its
+        PIXEL_MAP_I_TO_x table at the index masked to the table's size (a table of
+        one entry, 0, initially), whether MAP_COLOR is on or not. Float (height,
+        width, 4)."""
+        t = self.legacy.pixel_transfer
+        shift, offset = int(t.get(E.GL_INDEX_SHIFT, 0)), int(t.get(E.GL_INDEX_OFFSET, 0))
+        v = np.floor(index).astype(np.int64)
+        v = ((v << shift) if shift >= 0 else (v >> -shift)) + offset
+        rgba = np.empty((*v.shape, 4), np.float32)
+        for c, m in enumerate(("I_TO_R", "I_TO_G", "I_TO_B", "I_TO_A")):
+            table = np.asarray(t.get(("map", getattr(E, f"GL_PIXEL_MAP_{m}"))) or [0.0], np.float32)
+            rgba[..., c] = np.clip(table[v & (len(table) - 1)], 0.0, 1.0)
+        return rgba
 
     def _unpack_bitmap(self, bitmap, size_B: int) -> bytes:
         raw = unpack_buffer_read(self, bitmap, size_B)

@@ -22,6 +22,12 @@ def test_image_size_with_unpack_state():
     st = PixelStore(alignment=4, row_length=5, skip_rows=1, skip_pixels=2)
     # row = ceil(5*3/4)*4 = 16 B; first = 1*16 + 2*3 = 22; + 1 row + 3 px * 3 B
     assert image_size_B(st, E.GL_RGB, E.GL_UNSIGNED_BYTE, 3, 2, 1) == 22 + 16 + 9
+    # colour indices span what stencil indices do (the C ABI copied 0 bytes of them)
+    assert image_size_B(st, E.GL_COLOR_INDEX, E.GL_UNSIGNED_SHORT, 3, 2, 1) == \
+        image_size_B(st, E.GL_STENCIL_INDEX, E.GL_UNSIGNED_SHORT, 3, 2, 1) == 1 * 12 + 4 + 12 + 6
+    # BITMAP: rows of ceil(5 / 8) = 1 byte padded to 4, skip_rows + height rows, and the
+    # skipped pixels' bytes (GL 2.1 section 3.7)
+    assert image_size_B(st, E.GL_COLOR_INDEX, E.GL_BITMAP, 3, 2, 1) == (1 + 2) * 4 + 1
 
 
 def test_read_and_write_roundtrip_with_padding():

@@ -184,12 +184,46 @@ def test_pixel_zoom_replicates_and_flips():
     assert (got == want).all()
 
 
-@pytest.mark.parametrize("fmt, type", [(E.GL_COLOR_INDEX, E.GL_UNSIGNED_BYTE)])   # (DEPTH_STENCIL: test_copy_depth_to_color.py)
-def test_unsupported_rectangles_are_errors_without_drawing(fmt, type):
+def _index_maps(ctx, r, g, b, a):
+    for m, values in zip(("I_TO_R", "I_TO_G", "I_TO_B", "I_TO_A"), (r, g, b, a)):
+        ctx.glPixelMapfv(getattr(E, f"GL_PIXEL_MAP_{m}"), len(values), values)
+
+
+def test_color_index_drawpixels_looks_indices_up_in_the_i_to_rgba_maps():
+    """GL 2.1 section 3.6.5 in RGBA mode: an index (after INDEX_SHIFT and
+    INDEX_OFFSET) masked to the map size picks each component from its I_TO_x
+    map, with MAP_COLOR off too (piglit's gl-1.0-drawpixels-color-index: it was
+    INVALID_OPERATION)."""
+    ctx = context()
+    _index_maps(ctx, [1.0, 0.0, 0.0, 0.5], [0.0, 1.0, 0.0, 0.5], [0.0, 0.0, 1.0, 0.5], [1.0, 1.0, 1.0, 1.0])
+    ctx.glPixelTransferi(E.GL_INDEX_OFFSET, 1)
+    idx = np.array([[0, 1, 2, 7]], np.uint8)            # + 1 -> 1, 2, 3, 8 & 3 = 0
+    ctx.glWindowPos2i(2, 3)
+    ctx.glDrawPixels(4, 1, E.GL_COLOR_INDEX, E.GL_UNSIGNED_BYTE, idx.tobytes())
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    got = ctx.read_pixels()[3, 2:6].tolist()
+    assert got == [[0, 255, 0, 255], [0, 0, 255, 255], [128, 128, 128, 255], [255, 0, 0, 255]]
+
+
+def test_color_index_bitmap_drawpixels_reads_one_index_per_bit():
+    """type BITMAP: rows of bits, most significant first, each bit an index."""
+    ctx = context()
+    _index_maps(ctx, [1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [1.0, 1.0])
+    ctx.glWindowPos2i(1, 1)
+    ctx.glDrawPixels(10, 2, E.GL_COLOR_INDEX, E.GL_BITMAP, bytes([0b10110000, 0b01000000, 0xFF, 0xFF]))
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    px = ctx.read_pixels()
+    bits = [1, 0, 1, 1, 0, 0, 0, 0, 0, 1]
+    assert px[1, 1:11, 2].tolist() == [255 * b for b in bits]
+    assert px[1, 1:11, 0].tolist() == [255 * (1 - b) for b in bits]
+    assert (px[2, 1:11, 2] == 255).all()
+
+
+def test_bitmap_type_needs_an_index_format():
     ctx = context()
     ctx.glWindowPos2i(0, 0)
-    ctx.glDrawPixels(1, 1, fmt, type, bytes(4))
-    assert ctx.glGetError() != E.GL_NO_ERROR
+    ctx.glDrawPixels(1, 1, E.GL_RGBA, E.GL_BITMAP, bytes(4))
+    assert ctx.glGetError() == E.GL_INVALID_ENUM
     assert (ctx.read_pixels()[..., :3] == 0).all()
 
 
