@@ -64,9 +64,10 @@ _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
 
 
-# ARB_draw_instanced / EXT_draw_instanced, "Additions to Chapter 5": these are
-# INVALID_OPERATION while a list is being compiled (and are not compiled), as in Mesa
-_REFUSED_IN_LISTS = {"glDrawArraysInstanced", "glDrawElementsInstanced"}
+# ARB_draw_instanced / EXT_draw_instanced, "Additions to Chapter 5", and ARB_compute_shader's
+# DispatchComputeIndirect (GL 4.6 compatibility section D.1): these are INVALID_OPERATION
+# while a list is being compiled (and are neither compiled nor executed), as in Mesa
+_REFUSED_IN_LISTS = {"glDrawArraysInstanced", "glDrawElementsInstanced", "glDispatchComputeIndirect"}
 
 
 def _core_name(name: str) -> str:
