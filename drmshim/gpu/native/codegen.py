@@ -34,7 +34,7 @@ __all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate"
            "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 24
+GENERATOR_VERSION = 25
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -154,6 +154,7 @@ class Plan:
     blocks: list = field(default_factory=list)       # (kind, items, target, next, size)
     native_count: int = 0                             # instructions compiled to C
     ordered: str | None = None                        # C function of the lane-ordered run, if any
+    span: str | None = None                           # C function of a pixel span (``_span_function``)
     step_count: int = 0                               # instructions run by numpy steps
 
 
@@ -398,14 +399,32 @@ FAST_PRELUDE = """
 #define FAST_RCP(a) FAST_R(1.0f / (a))
 #define FAST_RSQRT(a) FAST_R(1.0f / __builtin_sqrtf(a))
 """
+#: The same operations with no NaN rule and no test (``_span_function``, where no NaN's
+#: payload can reach what the program leaves behind).
+_RAW = {"sem_fadd(": "RAW_FADD(", "sem_fmul(": "RAW_FMUL(", "sem_fdiv(": "RAW_FDIV(",
+        "sem_rcp(": "RAW_RCP(", "sem_rsqrt(": "RAW_RSQRT("}
+RAW_PRELUDE = """
+/* span functions: 256-bit vectors where gcc would prefer 128 (-march=znver1: the span
+   loop runs about 10% faster, the results are the same) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX2__)
+#define SPAN_TARGET __attribute__((target("prefer-vector-width=256")))
+#else
+#define SPAN_TARGET
+#endif
+#define RAW_FADD(a, b) ((a) + (b))
+#define RAW_FMUL(a, b) ((a) * (b))
+#define RAW_FDIV(a, b) ((a) / (b))
+#define RAW_RCP(a) (1.0f / (a))
+#define RAW_RSQRT(a) (1.0f / __builtin_sqrtf(a))
+"""
 #: Segments writing more rows than this run the exact loop only (the buffer is on the stack).
 FAST_MAX_ROWS = 32
 
 
-def _fast_body(lines: list[str]) -> list[str]:
+def _fast_body(lines: list[str], forms: dict = _FAST) -> list[str]:
     out = []
     for line in lines:
-        for exact, fast in _FAST.items():
+        for exact, fast in forms.items():
             line = line.replace(exact, fast)
         out.append(line)
     return out
@@ -561,16 +580,9 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
 
     def body(unit_strides: bool, per_primitive: bool = False, divide: bool = True) -> list[str]:
         pl, cl = ("", "") if unit_strides else (" * PL", " * CL")
-        lines = [f"const float px = P[i{pl}], py = P[PC + i{pl}];"]
         plane = _primitive_plane_expr if per_primitive else _plane_expr
-        if persp and divide:
-            lines.append(f"const float w_ = {plane(ins['cf_w'], cl)};")
-        for c in range(dst.count):
-            v = plane(cf + c, cl)
-            if persp and divide:
-                v = f"sem_fdiv({v}, w_)"
-            lines += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
-        return lines
+        return [f"const float px = P[i{pl}], py = P[PC + i{pl}];",
+                *_iter_lines(ins, regs, lambda k: plane(k, cl), divide)]
     pre = ["const float *restrict CO = A->coef; const long CF = A->coef_cf, CI = A->coef_i, CL = A->coef_lane;",
            "const float *restrict P = A->pos; const long PC = A->pos_c, PL = A->pos_lane;",
            "const float *restrict PLN = A->planes; const int32_t *restrict PRIM = A->prim;",
@@ -597,6 +609,21 @@ def _iter_function(name: str, ins: Instruction) -> tuple[str, tuple]:
         ("coefficients", f"cf_count:{max(read_cf) + 1}", f"position:{loc}")
 
 
+def _iter_lines(ins: Instruction, regs: _Regs, plane, divide: bool, w: str = "w_") -> list[str]:
+    """One lane's ``iter`` (C locals ``px``, ``py`` in scope): each component's plane
+    ``plane(k)`` (a C expression of coefficient register k), divided by the W plane's
+    value (local ``w``) when perspective and ``divide``."""
+    dst, cf = ins["dst"], ins["cf"]
+    persp = ins["interp"] == "persp" and divide
+    lines = [f"const float {w} = {plane(ins['cf_w'])};"] if persp else []
+    for c in range(dst.count):
+        v = plane(cf + c)
+        if persp:
+            v = f"sem_fdiv({v}, {w})"
+        lines += _write_float(Reg("r", dst.half + 2 * c, 32), v, False, regs)
+    return lines
+
+
 def _plane_expr(k: int, lane_stride: str) -> str:
     """p0 * x + p1 * y + p2 of coefficient register k, rounded after each operation."""
     base = f"(CO + {k} * CF)"
@@ -610,27 +637,53 @@ def _primitive_plane_expr(k: int, lane_stride: str = "") -> str:
     return f"sem_fadd(sem_fadd(sem_fmul({p[0]}, px), sem_fmul({p[1]}, py)), {p[2]})"
 
 
+class _TileWord:
+    """A unorm ``ld_tile``/``st_tile`` whose vector elements fill one aligned word per
+    lane (RGBA8: 4 bytes): its register, word size and C types. Raises
+    :class:`Unsupported` for other forms (a numpy step runs them)."""
+
+    def __init__(self, ins: Instruction):
+        fmt = ins["fmt"]
+        self.ins, self.store = ins, ins.op.name == "st_tile"
+        self.reg = r = ins["data"] if self.store else ins["dst"]
+        if fmt not in ("unorm8", "unorm16") or r.size != 32:
+            raise Unsupported(f"{ins.op.name}.{fmt} of {r.size}-bit registers")
+        esize = FORMAT_ELEMENT_B[fmt]
+        self.word_B = esize * r.count
+        if self.word_B not in (2, 4, 8):
+            raise Unsupported(f"{ins.op.name}: {r.count} x {esize}-byte elements")
+        if self.store and ins["mask"] != (1 << r.count) - 1:
+            raise Unsupported("st_tile with a partial write mask")
+        self.bits = 8 * esize
+        self.wt = {2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}[self.word_B]
+        self.et = {1: "uint8_t", 2: "uint16_t"}[esize]
+
+    def pack(self, regs: _Regs) -> str:
+        """C expression: the word st_tile stores (each element to unorm, as ``semantics``)."""
+        r, wt, bits = self.reg, self.wt, self.bits
+        return " | ".join(f"({wt})sem_to_unorm(fb({regs.row(r.half // 2 + c)}), {bits}) << {bits * c}"
+                          for c in range(r.count))
+
+    def unpack(self, word: str, regs: _Regs) -> list[str]:
+        """Statements writing ld_tile's registers from the C word ``word``."""
+        out = []
+        for c in range(self.reg.count):
+            out += _write_float(Reg("r", self.reg.half + 2 * c, 32),
+                                f"sem_from_unorm(({self.et})({word} >> {self.bits * c}), {self.bits})", False, regs)
+        return out
+
+
 def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
     """``ld_tile``/``st_tile`` of unorm8/unorm16 vectors whose elements fill one aligned
-    word per lane (RGBA8: 4 bytes). A first pass finds the first lane whose word is
+    word per lane (``_TileWord``). A first pass finds the first lane whose word is
     outside the tile buffer (then nothing is accessed and the interpreter's step runs
     and faults as it does); st_tile writes only lanes active and alive, in lane order."""
-    fmt, offset = ins["fmt"], ins["offset"]
-    r = ins["dst"] if ins.op.name == "ld_tile" else ins["data"]
-    k = r.count
-    if fmt not in ("unorm8", "unorm16") or r.size != 32:
-        raise Unsupported(f"{ins.op.name}.{fmt} of {r.size}-bit registers")
-    esize = FORMAT_ELEMENT_B[fmt]
-    word_B = esize * k
-    if word_B not in (2, 4, 8):
-        raise Unsupported(f"{ins.op.name}: {k} x {esize}-byte elements")
-    if ins.op.name == "st_tile" and ins["mask"] != (1 << k) - 1:
-        raise Unsupported("st_tile with a partial write mask")
-    bits = 8 * esize
+    offset = ins["offset"]
+    tw = _TileWord(ins)
+    word_B, bits = tw.word_B, tw.bits
     regs = _Regs()
-    wt = {2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}[word_B]
-    et = {1: "uint8_t", 2: "uint16_t"}[esize]
-    store = ins.op.name == "st_tile"
+    wt = tw.wt
+    store = tw.store
     live = "(!EX || EX[i]) && !DEAD[i]" if store else "(!EX || EX[i])"
     bad_if = f"(({live}) && (a_ < 0 || a_ + {word_B} > TB || (a_ & {word_B - 1})))"
     # reductions (vectorise: bitwise operators, a loop with the exec mask and one
@@ -665,10 +718,10 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
             f"    for (long c_ = lo; c_ < hi; c_ += {ch}) {{",
             f"        const long e_ = hi - c_ > {ch} ? c_ + {ch} : hi;"]
     if store:
-        comps = [f"({wt})sem_to_unorm(fb({regs.row(r.half // 2 + c)}), {bits}) << {bits * c}" for c in range(k)]
+        word = tw.pack(regs)
         loads = [f"uint32_t r{j} = R[{j} * S + i];" for j in sorted(regs.read)]
         pack = ['        _Pragma("GCC ivdep")', "        for (long i = c_; i < e_; i++) {",
-                *["            " + x for x in loads], f"            W_[i - c_] = " + " | ".join(comps) + ";", "        }"]
+                *["            " + x for x in loads], f"            W_[i - c_] = " + word + ";", "        }"]
         put = f"{{ const int64_t a_ = TI[i] * RB + {offset}; memcpy(T + a_, &W_[i - c_], {word_B}); }}"
         # every lane live (the common case): the same loop without the test; stores in lane order
         scatter = ["        if (nlive == hi - lo) {",
@@ -683,10 +736,7 @@ def _tile_function(name: str, ins: Instruction) -> tuple[str, tuple]:
         gather = ["        for (long i = c_; i < e_; i++) {",
                   f"            const int64_t a_ = (!EX || EX[i]) ? TI[i] * RB + {offset} : 0;",
                   f"            memcpy(&W_[i - c_], T + a_, {word_B});", "        }"]
-        body = [f"const {wt} w_ = W_[i - c_];"]
-        for c in range(k):
-            body += _write_float(Reg("r", r.half + 2 * c, 32), f"sem_from_unorm(({et})(w_ >> {bits * c}), {bits})",
-                                 False, regs)
+        body = [f"const {wt} w_ = W_[i - c_];", *tw.unpack("w_", regs)]
         rows = sorted(regs.read | regs.written)
         inner = [*[f"uint32_t r{j} = R[{j} * S + i];" for j in rows],
                  *[f"const uint32_t o{j} = r{j};" for j in sorted(regs.written)], *body,
@@ -898,7 +948,7 @@ def generate(prog) -> Plan:
         nat = ins.op.native
         if nat is not None and ins.op.unit in ("falu", "ialu", "cf") and nat not in known:
             raise Unsupported(f"{ins.op.name}: no C function sem_{nat}")
-    parts = [C_PRELUDE, FAST_PRELUDE, ARGS_CDEF]
+    parts = [C_PRELUDE, FAST_PRELUDE, RAW_PRELUDE, ARGS_CDEF]
     plan = Plan("")
     steps = prog.steps
     blocks = _blocks(steps)
@@ -954,6 +1004,7 @@ def generate(prog) -> Plan:
             assert kind in (JMP_ANY, JMP_NONE, STOP, WAIT)
             plan.blocks.append((kind, None, target, nxt, size))
     _ordered_function(prog, plan, parts)
+    _span_function(prog, plan, parts)
     table = ", ".join(f"(void *){name}" for name in plan.functions) or "0"
     parts.append(f"static void *const functions_[] = {{{table}}};\n"
                  "void *const *shimgl_native_functions(void) { return functions_; }")
@@ -1063,6 +1114,227 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
         "}"]))
     plan.functions.append(name)
     plan.ordered = name
+
+
+#: The C type of ``_span_function``'s functions (``Plan.span``).
+SPAN_FN = "long (*)(const args_t *, long, int64_t, long, long, int32_t)"
+
+
+def _span_function(prog, plan: Plan, parts: list) -> None:
+    """For a lane-ordered program (``Plan.ordered``) made only of lane-local
+    instructions, ``iter``, transcendentals through numpy's loops and unorm tile
+    accesses of whole records, the C function ``spn<k>(args, n, rec0, x0, y, prim)``
+    (``Plan.span``): the whole program over the ``n`` pixels ``x0 + j`` of row ``y``
+    (centres (x + 0.5, y + 0.5)) of primitive ``prim`` (its planes), every lane
+    active and alive, whose records are ``rec0 + j`` (a span of a bin's row, as
+    ``pipeline.native.shade_bins`` finds them). Each lane runs the program at once,
+    its registers in locals: one loop over the lanes, or one per stage between
+    transcendentals (whose numpy loop runs over a buffer of the piece's arguments; the
+    registers a later stage reads go through a buffer of the piece). Tile words load
+    and store at consecutive addresses; no register row is kept. Every tile access
+    must take the whole record at offset 0 (``args.record_B`` is the word's size; else
+    it returns 0 having done nothing); a lane's accesses then all touch one word, kept
+    in a local (``cur_``) between them, so its loads see its own stores in program
+    order. Lanes go in pieces of ``GROUP_CHUNK_LANES``, their stored words through a
+    buffer. The arithmetic runs without the NaN rules: plainly when no NaN's payload
+    can reach a stored word (``_payload_seen``), else in the NaN-free forms
+    (``_FAST``), and then a piece with a NaN stores nothing and the function returns
+    the lanes done before it (the caller takes the rest through the segments,
+    exactly). Returns ``n`` when all are done."""
+    from uapi.native_ufuncs import UFUNC_OPS
+    if plan.ordered is None:
+        return
+    stages = [[]]                   # per stage: C lines, or ("iter", ins, k) items
+    regs = [_Regs()]
+    calls = []                      # the transcendental between stage s and s + 1: its loop's index
+    tiles = [False]                 # the stage touches the tile word
+    words, w_planes, stores, loads = set(), set(), 0, 0
+    for it in flat(plan.blocks[0][1]):
+        for j in range(it.first, it.first + it.count):
+            ins = prog.instructions[j][1]
+            unit, body, rg = ins.op.unit, stages[-1], regs[-1]
+            if lane_local(ins):
+                body += _LANE_LOCAL[unit](ins, rg)
+            elif unit == "iter":
+                if ins["loc"] not in ("center", "centroid") or ins["dst"].size != 32:
+                    return
+                if ins["interp"] == "persp":
+                    w_planes.add(ins["cf_w"])
+                body.append(("iter", ins, len(w_planes)))
+            elif _ufunc_op(ins):
+                a = _float(ins["a"], ins.values.get("a_abs", False), ins.values.get("a_neg", False), rg)
+                body.append(f"in_[i - c] = {a};")
+                calls.append(UFUNC_OPS.index(ins.op.name))
+                stages.append([])
+                regs.append(_Regs())
+                tiles.append(False)
+                stages[-1] += _write_float(ins["dst"], "out_[i - c]", ins.values.get("sat", False), regs[-1])
+            elif unit in ("ld_tile", "st_tile"):
+                try:
+                    tw = _TileWord(ins)
+                except Unsupported:
+                    return
+                if ins["offset"] != 0:
+                    return
+                words.add((tw.word_B, tw.wt))
+                tiles[-1] = True
+                if tw.store:
+                    body.append(f"cur_ = {tw.pack(rg)};")
+                    stores += 1
+                else:
+                    body += ["{", *["    " + x for x in tw.unpack("cur_", rg)], "}"]
+                    loads += 1
+            else:
+                return
+    if len(words) != 1:
+        return
+    (word_B, wt), = words
+    forms = _FAST if _payload_seen(prog, plan) else _RAW
+
+    def lines(s: int, divide: bool) -> list[str]:
+        out = []
+        for x in stages[s]:
+            if isinstance(x, tuple):
+                _, ins, k = x
+                out += ["{", *["    " + y for y in _iter_lines(ins, regs[s], _primitive_plane_expr, divide,
+                                                               w=f"w{k}_")], "}"]
+            else:
+                out.append(x)
+        return _fast_body(out, forms)
+    variants = [(lines(s, False), lines(s, True)) for s in range(len(stages))]
+    # the rows a stage hands on: written up to it, read after it
+    carried = []
+    for s in range(len(stages) - 1):
+        before = set().union(*(r.written for r in regs[:s + 1]))
+        after = set().union(*(r.read for r in regs[s + 1:]))
+        carried.append(before & after)
+    held = sorted(set().union(*carried)) if carried else []
+    if len(held) > FAST_MAX_ROWS:
+        return                      # (their buffers are on the stack)
+    touching = [s for s in range(len(stages)) if tiles[s]]
+    ch = GROUP_CHUNK_LANES
+
+    def loop(s: int, text: list[str]) -> list[str]:
+        rows = sorted(regs[s].read | regs[s].written)
+        takes = carried[s - 1] if s else set()
+        gives = carried[s] if s < len(carried) else set()
+        word = []
+        if tiles[s]:
+            word = [f"{wt} cur_;"]
+            if s > touching[0]:
+                word.append("cur_ = CUR_[i - c];")
+            elif loads:
+                word.append(f"memcpy(&cur_, T + i * {word_B}, {word_B});")
+        out = [*[f"uint32_t r{k} = {f'H{k}_[i - c]' if k in takes else '0'};" for k in rows], *word, *text,
+               *[f"H{k}_[i - c] = r{k};" for k in rows if k in gives and k in regs[s].written]]
+        if tiles[s] and s < touching[-1]:
+            out.append("CUR_[i - c] = cur_;")
+        if tiles[s] and s == touching[-1] and stores:
+            out.append("W_[i - c] = cur_;")
+        return ['_Pragma("GCC ivdep")', "for (long i = c; i < e; i++) {",
+                "    const float px = (float)(xb + (int32_t)i) + 0.5f; (void)px;", *["    " + x for x in out], "}"]
+    one = " && ".join(f"PP[{3 * w}] == 0.0f && PP[{3 * w + 1}] == 0.0f && PP[{3 * w + 2}] == 1.0f"
+                      for w in sorted(w_planes))
+    pieces = []
+    for s, (plain, divided) in enumerate(variants):
+        if plain == divided:
+            pieces += loop(s, plain)
+        else:
+            # every W plane exactly (0, 0, 1): each w is 1.0f (positions are finite) and a
+            # quotient by it its dividend, bit for bit (see _iter_function): no division
+            pieces += [f"if ({one}) {{", *["    " + x for x in loop(s, plain)], "} else {",
+                       *["    " + x for x in loop(s, divided)], "}"]
+        if s < len(calls):
+            k = calls[s]
+            pieces += ["{",
+                       "    char *args_[2] = {(char *)in_, (char *)out_};",
+                       "    const long n_ = e - c, steps_[2] = {4, 4};",
+                       f"    ((void (*)(char **, const long *, const long *, void *))A->uf[{k}])"
+                       f"(args_, &n_, steps_, A->ufd[{k}]);", "}"]
+    buffers = [f"{wt} W_[{ch}]; (void)W_;"]
+    if calls:
+        buffers.append(f"float in_[{ch}], out_[{ch}];")
+    if len(touching) > 1:
+        buffers.append(f"{wt} CUR_[{ch}];")
+    buffers += [f"uint32_t H{k}_[{ch}];" for k in held]
+    name = f"spn{len(plan.functions)}"
+    parts.append("\n".join([
+        f"SPAN_TARGET long {name}(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim) {{",
+        f"    if (A->record_B != {word_B}) return 0;",
+        "    const uint32_t *restrict U = A->u; (void)U;",
+        f"    uint8_t *restrict T = A->tile + rec0 * {word_B};",
+        "    const float *restrict PP = A->planes ? A->planes + (long)prim * A->planes_prim : 0; (void)PP;",
+        "    const float py = (float)y + 0.5f; (void)py;",
+        "    const int32_t xb = (int32_t)x0; (void)xb;",
+        *["    " + x for x in buffers],
+        f"    for (long c = 0; c < n; c += {ch}) {{",
+        f"        const long e = n - c > {ch} ? c + {ch} : n;",
+        "        int bad_ = 0;",
+        *["        " + x for x in pieces],
+        "        if (bad_) return c;",
+        *([f"        memcpy(T + c * {word_B}, W_, (size_t)(e - c) * {word_B});"] if stores else []),
+        "    }",
+        "    return n;",
+        "}"]))
+    plan.functions.append(name)
+    plan.span = name
+
+
+def _payload_seen(prog, plan: Plan) -> bool:
+    """Whether a NaN's payload or sign, where the NaN-free forms (``_FAST``) and the
+    exact ones differ, could reach the tile words ``_span_function`` stores (its
+    registers are dropped after the program). False when every value that may be
+    such a NaN is read only by instructions that give a NaN, or one and the same
+    value, for any NaN: 32-bit float ALU operands (nan2, fmin/fmax, fma, saturate,
+    rounding), float compares, the values a select picks, whole 32-bit moves,
+    conversions from binary32 to binary32 or to an integer (NaN -> 0) and unorm tile
+    stores (NaN -> 0). The plain operations then give exactly the words the exact
+    ones give, and the span function tests nothing. Anything else reading such a
+    value (integer ALU and compares, 16-bit operands or results) keeps the tests."""
+    nan_rows: set = set()               # 32-bit rows that may hold such a NaN
+
+    def rows(v) -> set:
+        return {h // 2 for h in v.halves} if isinstance(v, Reg) and v.file == "r" else set()
+
+    def whole(*regs) -> bool:
+        return all(isinstance(v, Reg) and v.size == 32 for v in regs)
+    for it in flat(plan.blocks[0][1]):
+        for j in range(it.first, it.first + it.count):
+            ins = prog.instructions[j][1]
+            unit, dst = ins.op.unit, ins.values.get("dst")
+            srcs = {f.name: ins.values[f.name] for f in ins.op.fields
+                    if f.role == "op" and f.name != "dst" and f.name in ins.values}
+            hit = {k for k, v in srcs.items() if rows(v) & nan_rows}
+            if unit in ("st_tile", "ld_tile", "iter", "mov_imm"):
+                out = False                         # (tile stores: unorm, 32-bit registers only)
+            elif unit == "falu":
+                if hit and not whole(dst, *(srcs[k] for k in hit)):
+                    return True
+                out = not ins.values.get("sat", False) and (f"sem_{ins.op.native}(" in _FAST or bool(hit))
+            elif unit == "cmpsel":
+                picked = hit & {"t", "f"}
+                if (hit - picked and ins.op.name != "fcmpsel") or (picked and not whole(dst, *(srcs[k] for k in picked))):
+                    return True
+                out = bool(picked)
+            elif unit == "mov":
+                if hit and not whole(dst, srcs["a"]):
+                    return True
+                out = bool(hit)
+            elif unit == "convert":
+                if hit and (ins["stype"] != "f32" or ins["dtype"] == "f16" or not whole(srcs["a"])):
+                    return True
+                out = bool(hit) and ins["dtype"] == "f32"
+                if out and not whole(dst):
+                    return True
+            else:
+                if hit:
+                    return True
+                out = False
+            if out:
+                nan_rows |= rows(dst)
+            elif isinstance(dst, Reg) and dst.size >= 32:
+                nan_rows -= rows(dst)
+    return False
 
 
 def _block_starts(steps: list) -> list[int]:

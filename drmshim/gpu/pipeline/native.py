@@ -307,7 +307,8 @@ _BIN_CDEF = ARGS_CDEF + """
 long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
                 long nzero, long chunk, long nrows, const int32_t *row_id, const int64_t *ea, const int64_t *eb,
                 const int64_t *ec, const int64_t *box, const int64_t *record_of, long ox, long oy, long w, long h,
-                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, int64_t *counts);
+                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, uint64_t span,
+                int64_t *counts);
 """
 
 _BIN_SOURCE = r"""
@@ -319,6 +320,7 @@ _BIN_SOURCE = r"""
    (pipeline/native.py shade_bins; the specification is rasterize + the layer loop) */
 
 typedef void (*seg_fn)(const args_t *A, long lo, long hi);
+typedef long (*span_fn)(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim);
 
 typedef struct {
     args_t A;                       /* the program's view of the chunk's lanes */
@@ -408,10 +410,29 @@ static long add_owned(lanes_t *L, const int64_t *restrict rec, const int32_t *re
     return added;
 }
 
+/* The program's span function (codegen's Plan.span) over the pixels xs..xe-1 of row y, in
+   runs whose records are consecutive (each the previous + 1): returns the pixels it shaded
+   from xs on. It stops at a pixel without a record, or after a piece the span function left
+   to the segments (a NaN it could not rule out): the caller's lanes take the rest. */
+static long shade_span(span_fn fn, const args_t *A, const int64_t *restrict rec, long xs, long xe, long y,
+                       int32_t prim) {
+    long x = xs;
+    while (x < xe && rec[x] >= 0) {
+        long e = x + 1;
+        while (e < xe && rec[e] == rec[x] + (e - x)) e++;
+        const long done = fn(A, e - x, rec[x], x, y, prim);
+        x += done;
+        if (x < e) break;
+    }
+    return x - xs;
+}
+
 long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
                 long nzero, long chunk, long nrows, const int32_t *row_id, const int64_t *ea, const int64_t *eb,
                 const int64_t *ec, const int64_t *box, const int64_t *record_of, long ox, long oy, long w, long h,
-                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, int64_t *counts) {
+                long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, uint64_t span,
+                int64_t *counts) {
+    const span_fn span_of = (span_fn)(uintptr_t)span;
     lanes_t L;
     L.A = *proto;
     L.n = 0;
@@ -443,7 +464,7 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
     L.A.tile_index = L.ti;
     L.A.bad_lane = &bad;
     L.A.tile_checked = 1;           /* the caller checked every record and word (see shade_bins) */
-    int64_t fragments = 0, shaded = 0;
+    int64_t fragments = 0, shaded = 0, spanned = 0;
     for (long bin = bin_lo; bin < bin_hi; bin++) {
         const long bx0 = ox + (bin % bins_x) * bin_px, by0 = oy + (bin / bins_x) * bin_px;
         const long bx1 = bx0 + bin_px < ox + w ? bx0 + bin_px : ox + w;
@@ -481,6 +502,12 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
                     }
                     continue;
                 }
+                if (span_of && xe > xs) {        /* (the chunk's lanes are other pixels: they commute) */
+                    const long done = shade_span(span_of, &L.A, rec, xs, xe, y, prim);
+                    fragments += done;
+                    spanned += done;
+                    xs += done;
+                }
                 for (long x = xs; x < xe; ) {
                     const long n0 = L.n, end = xe - x < chunk - n0 ? xe : x + chunk - n0;
                     fragments += add_lanes(&L, rec, x, end, y, prim);
@@ -495,10 +522,29 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
                 const int32_t *own = owner + (y - by0) * bin_px - bx0;
                 const int64_t *rec = record_of + (y - oy) * w - ox;
                 for (long x = bx0; x < bx1; ) {
-                    const long n0 = L.n, end = bx1 - x < chunk - n0 ? bx1 : x + chunk - n0;
-                    shaded += add_owned(&L, rec, own, row_id, x, end, y);
-                    x = end;
-                    if (L.n == chunk) flush(&L);
+                    long end;
+                    if (span_of) {                  /* runs of one owner: its span function */
+                        const int32_t o = own[x];
+                        end = x + 1;
+                        while (end < bx1 && own[end] == o) end++;
+                        if (o >= 0) {
+                            const long done = shade_span(span_of, &L.A, rec, x, end, y, row_id[o]);
+                            shaded += done;
+                            spanned += done;
+                            x += done;
+                        } else {
+                            x = end;
+                        }
+                        if (x == end) continue;
+                    } else {
+                        end = bx1;
+                    }
+                    while (x < end) {               /* lanes through the segments */
+                        const long n0 = L.n, stop = end - x < chunk - n0 ? end : x + chunk - n0;
+                        shaded += add_owned(&L, rec, own, row_id, x, stop, y);
+                        x = stop;
+                        if (L.n == chunk) flush(&L);
+                    }
                 }
             }
             flush(&L);                              /* (one lane per record: any order) */
@@ -506,12 +552,19 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
     }
     counts[0] = fragments;
     counts[1] = visible_only ? shaded : fragments;
+    counts[2] = spanned;
     free(R); free(L.prim); free(L.ti); free(L.pos); free(dead); free(owner);
     return 0;
 }
 """
 
 BIN_KERNELS = Kernels(_BIN_SOURCE, _BIN_CDEF)
+
+#: Run a program's span function (``codegen._span_function``) over each span of a
+#: bin's row whose records are consecutive; tests switch it off to compare.
+SPANS = True
+#: Lanes shaded by span functions so far (tests and debugging).
+STATS = {"span_lanes": 0}
 
 #: Passes with fewer estimated fragments than this (bounding boxes) stay on one thread.
 BIN_PARALLEL_MIN = 1 << 19
@@ -549,7 +602,10 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     accesses of a pixel take effect in primitive order, as the layer loop gives).
     ``visible_only``: hidden surface removal instead: per pixel only the last row
     covering it is shaded. Bins are independent (their records are distinct), so
-    ``threads`` ranges of bins run at once with the same result.
+    ``threads`` ranges of bins run at once with the same result. Where a bin row's
+    pixels of one primitive (or owner) have consecutive records, the program's span
+    function (``codegen._span_function``, when it has one and ``SPANS``) shades
+    them instead of lanes through the segments, the same bits.
 
     ``start``: called once the pass is taken, before anything runs.
 
@@ -615,6 +671,8 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     ec = np.ascontiguousarray(setup.edge_c[rows] - setup.edge_bias[rows], np.int64)
     row_id = rows.astype(np.int32)
     segs = np.array([int(nprog.ffi.cast("uintptr_t", nprog.fns[it.name])) for it in items], np.uint64)
+    # the whole program per span of consecutive records (of one primitive)
+    span = int(nprog.ffi.cast("uintptr_t", nprog.fns[plan.span])) if plan.span and SPANS else 0
     zero = np.array([r for r in nprog.prog.zero_rows if r < max(nprog.prog.n_regs32, 1)], np.int64)
     nregs = max(nprog.prog.n_regs32, 1)
     h, w = record_of.shape
@@ -626,14 +684,14 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     parts = max(1, min(threads, n_bins)) if area >= BIN_PARALLEL_MIN else 1
     step = -(-n_bins // parts)
     ranges = [(lo, min(n_bins, lo + step)) for lo in range(0, n_bins, step)]
-    counts = np.zeros((len(ranges), 2), np.int64)
+    counts = np.zeros((len(ranges), 3), np.int64)
 
     def run(j: int) -> int:
         lo, hi = ranges[j]
         return k.lib.shade_bins(a, ffi.cast("uint64_t *", segs.ctypes.data), len(segs), nregs, p(zero, i64),
                                 len(zero), BIN_CHUNK_LANES, len(rows), p(row_id, "int32_t *"), p(ea, i64),
                                 p(eb, i64), p(ec, i64), p(box, i64), p(record_of, i64), origin[0], origin[1], w, h,
-                                BIN_PX, bins_x, lo, hi, int(visible_only), p(counts[j], i64))
+                                BIN_PX, bins_x, lo, hi, int(visible_only), span, p(counts[j], i64))
     if start is not None:
         start()
     if len(ranges) == 1:
@@ -644,4 +702,5 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     if any(r < 0 for r in results):
         raise MemoryError("shade_bins: out of memory for a bin's lanes")
     total = counts.sum(axis=0)
+    STATS["span_lanes"] += int(total[2])
     return int(total[0]), int(total[1])

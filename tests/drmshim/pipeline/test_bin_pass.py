@@ -226,3 +226,107 @@ def test_a_tile_access_outside_the_record_faults_as_before(monkeypatch, compiled
             _run(monkeypatch, make, bins=bins)
         infos.append(info.value.info)
     assert infos[0] == infos[1] and not calls
+
+
+#: glbench's blended overdraw program as the compiler emits it: saturated colour,
+#: SRC_ALPHA / ONE_MINUS_SRC_ALPHA in the shader.
+GLBENCH_BLEND_FS = "\n".join([
+    "iter.persp.center r2_r3_r4_r5, cf1, cf0",
+    "fadd.sat r6, r2, -0.0", "fadd.sat r7, r3, -0.0", "fadd.sat r8, r4, -0.0", "fadd.sat r2, r5, -0.0",
+    "ld_tile.unorm8 r9_r10_r11_r12, 0",
+    "fadd r3, 1.0, r2.neg", "fmul r4, r6, r2", "fmul r5, r7, r2", "fmul r6, r8, r2", "fmul r7, r9, r3",
+    "fmul r8, r10, r3", "fmul r13, r11, r3", "fadd r4, r4, r7", "fadd r5, r5, r8", "fadd r6, r6, r13",
+    "fmul r2, r2, r2", "fmul r3, r12, r3", "fadd r7, r2, r3",
+    "st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+#: A program whose stored word depends on a NaN's payload (an integer mask of a product's
+#: bits): the span function keeps its NaN tests and leaves a piece with a NaN to the segments.
+PAYLOAD_FS = "\n".join([
+    "iter.persp.center r4_r5_r6_r7, cf1, cf0",
+    "ld_tile.unorm8 r8_r9_r10_r11, 0",
+    "fmul r12, r4, r8", "mov_imm r16, 0x3f7fffff", "bitop r12, r12, r16, 8", "fadd r13, r5, r9", "fmul r14, r6, r6",
+    "mov_imm r15, 0x3f800000",
+    "st_tile.unorm8 r12_r13_r14_r15, 0, 15", "stop"])
+
+#: fill_alu's kind: transcendentals between ALU runs (the span function's stages), opaque
+#: (hidden surface removal: runs of one owner) or blended (a tile load after them).
+ALU_FS = "\n".join([
+    "iter.persp.center r2_r3, cf1, cf0", "fmul r4, r2, 12.0", "sin r4, r4", "fmul r5, r3, 9.0", "cos r5, r5",
+    "fadd r6, r4, r5", "fmax r6, r6, 0.0", "log2 r6, r6", "fmul r6, 8.0, r6", "exp2 r6, r6",
+    "fadd.sat r6, r6, r2", "mov_imm r7, 0x3f800000", "st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+ALU_BLEND_FS = ALU_FS.replace("fadd.sat r6, r6, r2", "ld_tile.unorm8 r8_r9_r10_r11, 0\nfadd.sat r6, r6, r10")
+
+
+def _with_nans(verts: np.ndarray, rng, share: float = 0.1) -> np.ndarray:
+    """Colours of some vertices made NaN (payloads), infinite or huge: planes and iter
+    results with NaNs, inf - inf and overflow."""
+    v = verts.astype(np.float32).copy()
+    bits = v.view(np.uint32)
+    pick = rng.random(v[:, 4:].shape) < share
+    specials = np.array([0x7FC00001, 0xFFC0BEEF, 0x7F800000, 0xFF800000, 0x7F7FFFFF], np.uint32)
+    bits[:, 4:][pick] = rng.choice(specials, int(pick.sum()))
+    return v
+
+
+_SLOW = pytest.mark.slow                # (each compiles a program of its own: ~15-40 s of gcc)
+
+
+@pytest.mark.parametrize("fs,w_one", [pytest.param(GLBENCH_BLEND_FS, True, id="glbench-2d", marks=_SLOW),
+                                      pytest.param(BLEND_FS, False, id="fma-perspective"),
+                                      pytest.param(PAYLOAD_FS, False, id="payload", marks=_SLOW),
+                                      pytest.param(ALU_FS, True, id="alu-hsr", marks=_SLOW),
+                                      pytest.param(ALU_BLEND_FS, False, id="alu-blend", marks=_SLOW)])
+@pytest.mark.parametrize("nans", [False, True])
+def test_spans_give_the_lanes_bits(monkeypatch, compiled, calls, fs, w_one, nans):
+    """The whole program per span of consecutive records (``codegen._span_function``)
+    against the same bins shaded through the segments and against the layer loop:
+    2D draws (every w = 1: no division) and perspective ones, NaN, infinite and huge
+    colours; a program whose words depend on a NaN's payload leaves the pieces with a
+    NaN to the segments."""
+    W, H = 97, 70
+    rng = np.random.default_rng(7)
+    verts = random_triangles(30, 4, size=0.9)
+    if w_one:
+        verts[:, :3] /= verts[:, 3:4]
+        verts[:, 3] = 1.0
+    if nans:
+        verts = _with_nans(verts, rng)
+
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0.2, 0.3, 0.4, 1.0))
+        sc.draw(verts, fs, varyings=4, cf_bindings=BINDINGS, occlusion=dict(mode="COUNTING", index=1))
+        return sc, {}
+    want = _run(monkeypatch, make, bins=False)
+    monkeypatch.setattr(pnative, "SPANS", False)
+    lanes_only = _run(monkeypatch, make, bins=True)
+    monkeypatch.setattr(pnative, "SPANS", True)
+    before, first = pnative.STATS["span_lanes"], len(calls)
+    got = _run(monkeypatch, make, bins=True, threads=2)
+    spanned = pnative.STATS["span_lanes"] - before
+    lanes = sum(n for _, n in calls[first:])
+    _same(lanes_only, want)
+    _same(got, want)
+    assert 0 < spanned
+    if fs == PAYLOAD_FS and nans:
+        assert spanned < lanes                  # pieces with a NaN went to the segments
+    else:
+        assert spanned == lanes                 # every lane: the records of a bin's row are consecutive
+    if fs == ALU_FS:
+        assert all(n < f for f, n in calls[first:])      # (hidden surface removal)
+    assert len(np.unique(want[0].reshape(-1, 4), axis=0)) > 20
+
+
+def test_spans_of_records_that_are_not_consecutive(monkeypatch, compiled, calls):
+    """Records of 16-pixel tiles in 32-pixel bins (each bin row is two runs) and pixels
+    outside the tiles drawn (no record): the span function takes each run, the rest
+    goes through the segments, the same image and counters."""
+    blended = _blended(100, 70, 30, seed=9)
+
+    def make(sp):
+        sc, _ = blended(sp)
+        return sc, dict(utile_width_px=16, utile_height_px=16)
+    monkeypatch.setattr(render, "GROUP_PIXELS", 48 * 48)       # (bands of tiles: partial bins)
+    want = _run(monkeypatch, make, bins=False, ex=dict(sysmem=False))
+    before = pnative.STATS["span_lanes"]
+    got = _run(monkeypatch, make, bins=True, ex=dict(sysmem=False))
+    _same(got, want)
+    assert 0 < pnative.STATS["span_lanes"] - before <= 2 * want[1][0]

@@ -128,3 +128,62 @@ def test_tile_stores_in_lane_order_across_pieces():
     r, lane = next(iter(last.items()))
     want = np.rint(np.clip(inputs[3][lane:lane + 1].view(np.float32), 0, 1) * 255).astype(np.uint8)[0]
     assert b[0].tile_buffer[r, 1] == want
+
+
+def test_unorm_loads_of_every_value_are_the_divisions():
+    """ld_tile's unorm conversion (``sem_from_unorm``: a product corrected by its
+    remainder, no division) gives x / (2^bits - 1) rounded once for every 8- and
+    16-bit x: numpy's float32 division and the interpreter, bit for bit."""
+    lanes = 1 << 15
+    tile = np.zeros((lanes, 8), np.uint8)
+    tile[:, :4] = (np.arange(4 * lanes) % 256).astype(np.uint8).reshape(lanes, 4)
+    tile[:, 4:] = np.arange(2 * lanes, dtype=np.uint16).view(np.uint8).reshape(lanes, 4)
+    kw = {"tile_buffer": tile, "tile_index": np.arange(lanes, dtype=np.int64), "helper": np.zeros(lanes, bool)}
+    asm = "ld_tile.unorm8 r2_r3_r4_r5, 0\nld_tile.unorm16 r6_r7, 4"
+    inputs = {MASK_ROW: np.zeros(lanes, np.uint32)}
+    a, b = run_both(asm, lanes, np.random.default_rng(36), ctx_kw=kw, inputs=inputs)
+    assert_same(a, b, asm)
+    regs = b[0].registers
+    want8 = tile[:, :4].astype(np.float32) / np.float32(255)
+    want16 = tile[:, 4:].copy().view(np.uint16).astype(np.float32) / np.float32(65535)
+    np.testing.assert_array_equal(regs[2:6, :lanes].T.view(np.float32), want8)
+    np.testing.assert_array_equal(regs[6:8, :lanes].T.view(np.float32), want16)
+
+
+def _span_checks(asm: str) -> bool | None:
+    """Whether the program's span function keeps its NaN tests (None: no span function)."""
+    plan = _plan(asm + "\nst_tile.unorm8 r12_r13_r14_r15, 0, 15")
+    if plan.span is None:
+        return None
+    text = plan.source[plan.source.index(f"long {plan.span}("):]
+    return "FAST_" in text
+
+
+def test_span_functions_test_nans_only_where_a_payload_could_be_stored():
+    """``codegen._payload_seen``: float arithmetic, saturation, float compares and
+    selects, whole moves and unorm stores cannot tell two NaNs apart (no tests);
+    integer operations, integer compares or 16-bit halves of a possible NaN can."""
+    head = "iter.persp.center r2_r3_r4_r5, cf1, cf0\nld_tile.unorm8 r8_r9_r10_r11, 0\n"
+    tail = "\nmov r13, r5\nmov r14, r6\nmov_imm r15, 0x3f800000"
+    clean = ["fmul r12, r2, r8\nfadd r12, r12, r3\nfma r12, r12, r4, r9",
+             "fadd r7, r2, r3\nfmax r12, r7, r8\nfmin r12, r12, 0.5",
+             "fmul r7, r2, r3\nfcmpsel.lt r12, r7, r8, r7, r9",
+             "fmul r7, r2, r3\nmov r12, r7\nfloor r12, r12",
+             "fmul r7, r2, r3\nconvert.u32.f32 r12, r7",           # (NaN -> 0)
+             "fadd.sat r7, r2, r3\nbitop r12, r7, r8, 8",           # (saturated: no NaN left)
+             "fmul r7, r2, r3\nmov_imm r7, 0x3f000000\nbitop r12, r7, r8, 8"]   # (r7 rewritten first)
+    seen = ["fmul r7, r2, r3\nbitop r12, r7, r8, 8",
+            "fadd r7, r2, r3\nicmpsel.ult r12, r7, r8, r9, r10",
+            "fmul r7, r2, r3\nmov r12l, r7l",
+            "fmul r7, r2, r3\nconvert.f16.f32 r12l, r7",
+            "rcp r7, r2\nfadd r12, r7, 1.0\niadd r12, r12, 1"]
+    for body in clean:
+        assert _span_checks(head + body + tail) is False, body
+    for body in seen:
+        assert _span_checks(head + body + tail) is True, body
+    # a transcendental splits the loop (numpy's loop gives a NaN for a NaN): no tests
+    assert _span_checks(head + "fmul r7, r2, r3\nsin r12, r7" + tail) is False
+    assert _span_checks(head + "fmul r7, r2, r3\nsin r7, r7\nbitop r12, r7, r8, 8" + tail) is True
+    # no span function: a numpy step, a tile word at an offset
+    assert _span_checks(head + "get_sr r12, pixel_x" + tail) is None
+    assert _plan(head + "st_tile.unorm8 r2_r3_r4_r5, 4, 15").span is None
