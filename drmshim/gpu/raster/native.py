@@ -152,6 +152,23 @@ static inline int64_t block_div(int64_t v, long B) {    /* floor(v / B); a shift
     return floor_div(v, B);
 }
 
+/* a block (its sample extent sx_lo..sx_hi x sy_lo..sy_hi in fx) against a triangle's
+   three edge functions a*x + b*y + c: 1 when some edge is negative at the block's most
+   inside corner (no sample can be covered); else 0, *inside set when every edge is
+   non-negative at the block's least inside corner (every sample covered) */
+static inline int block_reject(const int64_t *ta, const int64_t *tb, const int64_t *tc, int64_t sx_lo,
+                               int64_t sx_hi, int64_t sy_lo, int64_t sy_hi, int *inside) {
+    int reject = 0, in = 1;
+    for (int i = 0; i < 3; i++) {
+        const int64_t xa = ta[i] > 0 ? sx_hi : sx_lo, xb = ta[i] > 0 ? sx_lo : sx_hi;
+        const int64_t ya = tb[i] > 0 ? sy_hi : sy_lo, yb = tb[i] > 0 ? sy_lo : sy_hi;
+        reject |= tc[i] + ta[i] * xa + tb[i] * ya < 0;
+        in &= tc[i] + ta[i] * xb + tb[i] * yb >= 0;
+    }
+    *inside = in;
+    return reject;
+}
+
 /* (triangle, block) pairs of setup rows rows[t] whose pixel bounding boxes are
    bx0..bx1 x by0..by1 (exclusive ends), on the B-pixel grid from (rx0, ry0), in
    triangle order then row-major blocks; rejected pairs left out. ea/eb/ec/bias:
@@ -183,14 +200,8 @@ long block_pairs(long T, const int64_t *rows, const int64_t *bx0, const int64_t 
                 x0 = x0 > bx0[t] ? x0 : bx0[t];
                 x1 = x1 < bx1[t] ? x1 : bx1[t];
                 const int64_t sx_lo = (x0 << SUBPIXEL_BITS) + sxmin, sx_hi = ((x1 - 1) << SUBPIXEL_BITS) + sxmax;
-                int reject = 0, inside = 1;
-                for (int i = 0; i < 3; i++) {
-                    const int64_t xa = ta[i] > 0 ? sx_hi : sx_lo, xb = ta[i] > 0 ? sx_lo : sx_hi;
-                    const int64_t ya = tb[i] > 0 ? sy_hi : sy_lo, yb = tb[i] > 0 ? sy_lo : sy_hi;
-                    reject |= tc[i] + ta[i] * xa + tb[i] * ya < 0;
-                    inside &= tc[i] + ta[i] * xb + tb[i] * yb >= 0;
-                }
-                if (reject) continue;
+                int inside;
+                if (block_reject(ta, tb, tc, sx_lo, sx_hi, sy_lo, sy_hi, &inside)) continue;
                 ptri[n] = r;
                 gx[n] = k;
                 gy[n] = j;
@@ -453,14 +464,8 @@ long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t 
                         x0 = x0 > bb[0] ? x0 : bb[0];
                         x1 = x1 < bb[2] ? x1 : bb[2];
                         const int64_t sx_lo = (x0 << SUBPIXEL_BITS) + half, sx_hi = ((x1 - 1) << SUBPIXEL_BITS) + half;
-                        int reject = 0, inside = 1;
-                        for (int i = 0; i < 3; i++) {
-                            const int64_t xa = ta[i] > 0 ? sx_hi : sx_lo, xb = ta[i] > 0 ? sx_lo : sx_hi;
-                            const int64_t ya = tb[i] > 0 ? sy_hi : sy_lo, yb = tb[i] > 0 ? sy_lo : sy_hi;
-                            reject |= tc[i] + ta[i] * xa + tb[i] * ya < 0;
-                            inside &= tc[i] + ta[i] * xb + tb[i] * yb >= 0;
-                        }
-                        if (reject) continue;
+                        int inside;
+                        if (block_reject(ta, tb, tc, sx_lo, sx_hi, sy_lo, sy_hi, &inside)) continue;
                         const float zp = (float)(zt + gx * (double)x0 + gy * (double)y0 + gx * pc + gy * pc);
                         const int whole = inside && x1 - x0 == B && y1 - y0 == B;
                         int64_t e0[3], A[3], Bs[3];

@@ -82,12 +82,11 @@ AI int wrap_coord(int i, int size, int mode) {
     return i < 0 ? 0 : (i > size - 1 ? size - 1 : i);
 }
 
-/* the four taps of one level, added to r[] in order (x fastest, then y) */
-/* one level's bilinear footprint of (s, t): the four taps' raster indices (x fastest,
-   then y) and weights at idx[j * step], wts[j * step], the level weight folded into the
-   y weights when has_lw */
-AI void bilinear_taps(float s, float t, int width, int height, float lw, int has_lw, int ws, int wt,
-                      int32_t *idx, float *wts, long step) {
+/* one level's bilinear footprint of (s, t): the wrapped texel columns xs[2] and rows
+   ys[2] and the four taps' weights (x fastest, then y), the level weight folded into the
+   y weights when has_lw; bilinear_taps and table_taps turn it into word indices */
+AI void footprint(float s, float t, int width, int height, float lw, int has_lw, int ws, int wt,
+                  int *xs, int *ys, float *w4) {
     float u = s * (float)width;
     u = u - 0.5f;
     float fu = floorf(u);
@@ -101,10 +100,20 @@ AI void bilinear_taps(float s, float t, int width, int height, float lw, int has
     float by = v - fv;
     float ay = 1.0f - by;
     if (has_lw) { ay = ay * lw; by = by * lw; }
-    int x0 = wrap_coord(iu, width, ws), x1 = wrap_coord(iu + 1, width, ws);
-    int y0 = wrap_coord(iv, height, wt) * width, y1 = wrap_coord(iv + 1, height, wt) * width;
-    idx[0] = y0 + x0; idx[step] = y0 + x1; idx[2 * step] = y1 + x0; idx[3 * step] = y1 + x1;
-    wts[0] = ax * ay; wts[step] = bx * ay; wts[2 * step] = ax * by; wts[3 * step] = bx * by;
+    xs[0] = wrap_coord(iu, width, ws); xs[1] = wrap_coord(iu + 1, width, ws);
+    ys[0] = wrap_coord(iv, height, wt); ys[1] = wrap_coord(iv + 1, height, wt);
+    w4[0] = ax * ay; w4[1] = bx * ay; w4[2] = ax * by; w4[3] = bx * by;
+}
+
+/* the four taps' raster indices and weights at idx[j * step], wts[j * step] */
+AI void bilinear_taps(float s, float t, int width, int height, float lw, int has_lw, int ws, int wt,
+                      int32_t *idx, float *wts, long step) {
+    int xs[2], ys[2];
+    float w4[4];
+    footprint(s, t, width, height, lw, has_lw, ws, wt, xs, ys, w4);
+    int y0 = ys[0] * width, y1 = ys[1] * width;
+    idx[0] = y0 + xs[0]; idx[step] = y0 + xs[1]; idx[2 * step] = y1 + xs[0]; idx[3 * step] = y1 + xs[1];
+    wts[0] = w4[0]; wts[step] = w4[1]; wts[2 * step] = w4[2]; wts[3 * step] = w4[3];
 }
 
 AI void level_taps(float s, float t, const uint32_t *w, int width, int height, float lw, int has_lw,
@@ -307,28 +316,16 @@ AI void lod_piece(const tex2d_plan_t *P, int k0, int m, const float *s, const fl
     }
 }
 
-/* one level's bilinear footprint through the column tables: the four taps' words (x
-   fastest, then y) and weights at idx[j * step], wts[j * step], the level weight folded
-   into the y weights when has_lw (the arithmetic of bilinear_taps) */
+/* the footprint's taps through the column tables: words at idx[j * step], weights at
+   wts[j * step] */
 AI void table_taps(float s, float t, const int32_t *xcol, const int32_t *ycol, int width, int height, float lw,
                    int has_lw, int ws, int wt, int32_t *idx, float *wts, long step) {
-    float u = s * (float)width;
-    u = u - 0.5f;
-    float fu = floorf(u);
-    int iu = (int)fu;
-    float bx = u - fu;
-    float ax = 1.0f - bx;
-    float v = t * (float)height;
-    v = v - 0.5f;
-    float fv = floorf(v);
-    int iv = (int)fv;
-    float by = v - fv;
-    float ay = 1.0f - by;
-    if (has_lw) { ay = ay * lw; by = by * lw; }
-    int x0 = xcol[wrap_coord(iu, width, ws)], x1 = xcol[wrap_coord(iu + 1, width, ws)];
-    int y0 = ycol[wrap_coord(iv, height, wt)], y1 = ycol[wrap_coord(iv + 1, height, wt)];
+    int xs[2], ys[2];
+    float w4[4];
+    footprint(s, t, width, height, lw, has_lw, ws, wt, xs, ys, w4);
+    int x0 = xcol[xs[0]], x1 = xcol[xs[1]], y0 = ycol[ys[0]], y1 = ycol[ys[1]];
     idx[0] = y0 + x0; idx[step] = y0 + x1; idx[2 * step] = y1 + x0; idx[3 * step] = y1 + x1;
-    wts[0] = ax * ay; wts[step] = bx * ay; wts[2 * step] = ax * by; wts[3 * step] = bx * by;
+    wts[0] = w4[0]; wts[step] = w4[1]; wts[2 * step] = w4[2]; wts[3 * step] = w4[3];
 }
 
 /* the taps of a level for lanes of a piece, tap-major; the level weight (1 - frac:
