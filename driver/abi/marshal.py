@@ -706,26 +706,25 @@ def _multi_draw_elements(name):
     return multi_draw_elements
 
 
-def _strided_modes(mode, primcount, modestride) -> list:
-    """IBM_multimode_draw_arrays: the GLenum of draw i lies i * modestride bytes past
-    ``mode``; read as a list of primcount modes (the front end's modestride is then 4)."""
-    n = max(int(primcount), 0)
-    if n == 0:
+def strided_in(p, c_type: str, n, stride_B) -> list:
+    """n values of c_type, value i at ``stride_B * i`` bytes past p
+    (IBM_multimode_draw_arrays' modes); as arr_in for n <= 0 and NULL."""
+    if int(n) <= 0:
         return []
-    if mode == NULL:
+    if p == NULL:
         raise null_array(n)
-    base = ffi.cast("char *", mode)
-    return [ffi.cast("GLenum *", base + i * int(modestride))[0] for i in range(n)]
+    base = ffi.cast("char *", p)
+    return [ffi.cast(c_type + " *", base + i * int(stride_B))[0] for i in range(int(n))]
 
 
 def glMultiModeDrawArraysIBM(ctx, mode, first, count, primcount, modestride):
-    ctx.glMultiModeDrawArraysIBM(_strided_modes(mode, primcount, modestride), arr_in(first, "GLint", primcount),
+    ctx.glMultiModeDrawArraysIBM(strided_in(mode, "GLenum", primcount, modestride), arr_in(first, "GLint", primcount),
                                  arr_in(count, "GLsizei", primcount), primcount, 4)
 
 
 def glMultiModeDrawElementsIBM(ctx, mode, count, type_, indices, primcount, modestride):
     ptrs = ptrs_in(indices, primcount)
-    ctx.glMultiModeDrawElementsIBM(_strided_modes(mode, primcount, modestride), arr_in(count, "GLsizei", primcount),
+    ctx.glMultiModeDrawElementsIBM(strided_in(mode, "GLenum", primcount, modestride), arr_in(count, "GLsizei", primcount),
                                    type_, [client_indices(ctx, p) for p in ptrs], primcount, 4)
 
 

@@ -260,6 +260,11 @@ def make_fake_marshal(fz: Fuzzer, real):
     def arr_in_or_null(p, c_type, n):
         return None if p.null and int(n) > 0 else arr_in(p, c_type, n)
 
+    def strided_in(p, c_type, n, stride_B):     # fuzzed values: the stride picks none of them
+        if not isinstance(p, Ptr):              # an integer address (the command's GLenum* as an int)
+            p = Ptr(null=int(p) == 0, address=int(p))
+        return arr_in(p, c_type, n)
+
     def ptrs_in(p, n):
         if int(n) <= 0:
             return []
@@ -306,7 +311,7 @@ def make_fake_marshal(fz: Fuzzer, real):
         return [fz.string() for _ in range(cap(count, 64))]
 
     ns = types.SimpleNamespace(
-        ffi=_NoFFI, NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in, arr_in_or_null=arr_in_or_null,
+        ffi=_NoFFI, NULL=None, addr=lambda p: None if p.null else p.address, arr_in=arr_in, ptrs_in=ptrs_in, arr_in_or_null=arr_in_or_null, strided_in=strided_in,
         bytes_in=bytes_in, str_in=str_in, strs_in=strs_in, pixels_in=pixels_in,
         client_array=lambda ctx, p: client(ctx, p, ctx.buffer_bindings.get(E.GL_ARRAY_BUFFER)
                                            is not None),
