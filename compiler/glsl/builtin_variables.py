@@ -303,7 +303,7 @@ _TABLE = """
 # EXT_shader_framebuffer_fetch(_non_coherent), GLSL ES 1.00 (and desktop before 1.30): the draw
 # buffers' colours (compiler/glsl/framebuffer_fetch.py); 1.30+/ES 3.00+ declare `inout' outputs
 - - @f +GL_EXT_shader_framebuffer_fetch +GL_EXT_shader_framebuffer_fetch_non_coherent es<300 | in vec4 gl_LastFragData[gl_MaxDrawBuffers]
-# ARM_shader_framebuffer_fetch_depth_stencil (GLSL ES): the depth/stencil buffers at the sample
+# ARM_shader_framebuffer_fetch_depth_stencil (GLSL and GLSL ES): the depth/stencil buffers at the sample
 - - @f +GL_ARM_shader_framebuffer_fetch_depth_stencil | in float gl_LastFragDepthARM
 - - @f +GL_ARM_shader_framebuffer_fetch_depth_stencil | in int gl_LastFragStencilARM
 - - @f +GL_EXT_frag_depth | out float gl_FragDepthEXT

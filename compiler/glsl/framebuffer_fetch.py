@@ -21,7 +21,7 @@ The lowering (compiler/lower/io.py, ``_emit_framebuffer_fetch``) loads each such
 output's render target in the fragment prologue: the variable (``Variable.fetch``)
 is then an ordinary output.
 
-ARM_shader_framebuffer_fetch_depth_stencil (GLSL ES): the read-only built-ins
+ARM_shader_framebuffer_fetch_depth_stencil (GLSL ES and desktop GLSL): the read-only built-ins
 ``gl_LastFragDepthARM`` and ``gl_LastFragStencilARM`` hold the depth and stencil
 buffers at the sample (system values the GPU's PDM gives a program whose tests run
 after it); they may be redeclared with a precision only, before use, and a shader

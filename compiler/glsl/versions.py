@@ -172,7 +172,7 @@ EXTENSIONS = (
     # `inout' fragment outputs / gl_LastFragData read the framebuffer (framebuffer_fetch.py)
     Extension("GL_EXT_shader_framebuffer_fetch", desktop=110, es=100),
     Extension("GL_EXT_shader_framebuffer_fetch_non_coherent", desktop=110, es=100),
-    Extension("GL_ARM_shader_framebuffer_fetch_depth_stencil", es=100),   # gl_LastFragDepthARM/StencilARM
+    Extension("GL_ARM_shader_framebuffer_fetch_depth_stencil", desktop=110, es=100),  # gl_LastFragDepthARM/StencilARM
     # ARB_gpu_shader5's integer functions, frexp/ldexp and int->uint conversions
     Extension("GL_MESA_shader_integer_functions", desktop=130, es=300),
     Extension("GL_ARB_shader_clock", desktop=110),

@@ -474,8 +474,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_shader_framebuffer_fetch", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
     _x("GL_EXT_shader_framebuffer_fetch_non_coherent", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
     # gl_LastFragDepthARM / gl_LastFragStencilARM: the get_sr zs_depth / zs_stencil the GPU
-    # model's PDM gives a late-tested, per-sample program (tests/driver/gl/test_fetch_depth_stencil.py)
-    _x("GL_ARM_shader_framebuffer_fetch_depth_stencil", _N, _N, _N, _ES2, DONE, glsl=True),
+    # model's PDM gives a late-tested, per-sample program; desktop GL too, as Mesa
+    # (tests/driver/gl/test_fetch_depth_stencil.py)
+    _x("GL_ARM_shader_framebuffer_fetch_depth_stencil", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

@@ -33,9 +33,9 @@ void main() { colour = vec4(0.0, 0.0, 1.0, 1.0); }
 """
 
 
-def _program(ctx, fs) -> int:
+def _program(ctx, fs, vs=VS) -> int:
     p = ctx.glCreateProgram()
-    for kind, src in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, fs)):
+    for kind, src in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)):
         s = ctx.glCreateShader(kind)
         ctx.glShaderSource(s, 1, [src])
         ctx.glCompileShader(s)
@@ -115,17 +115,52 @@ def test_a_later_triangle_of_the_same_draw_sees_what_an_earlier_one_wrote():
         assert (_read(ctx, w, h) == [128, 0, 0, 255]).all()
 
 
-def test_glsl_side_is_gles_only_and_needs_the_extension():
+def test_glsl_side_needs_the_extension_and_is_listed_in_every_api():
     parse(FETCH, "fragment")
     with pytest.raises(GLSLCompileError, match="gl_LastFragDepthARM"):
         parse(FETCH.replace("#extension GL_ARM_shader_framebuffer_fetch_depth_stencil : require\n", ""), "fragment")
-    with pytest.raises(GLSLCompileError):
-        parse("#version 450\n#extension GL_ARM_shader_framebuffer_fetch_depth_stencil : require\n"
-              "out vec4 c; void main() { c = vec4(gl_LastFragDepthARM); }\n", "fragment")
-    for api, listed in (("gles2", True), ("gles32", True), ("compat", False)):
+    with pytest.raises(GLSLCompileError, match="gl_LastFragDepthARM"):
+        parse("#version 450\nout vec4 c; void main() { c = vec4(gl_LastFragDepthARM); }\n", "fragment")
+    parse("#version 450\n#extension GL_ARM_shader_framebuffer_fetch_depth_stencil : require\n"
+          "out vec4 c; void main() { c = vec4(gl_LastFragDepthARM); }\n", "fragment")
+    # as Mesa 22.3: GLES 2.0+ and both desktop profiles
+    for api in ("gles2", "gles32", "compat", "gl33", "gl46"):
         with driver.Context(api=api, width=4, height=4) as ctx:
-            assert ("GL_ARM_shader_framebuffer_fetch_depth_stencil" in ctx.glGetString(E.GL_EXTENSIONS).split()) \
-                == listed, api
+            if ctx.api.core:
+                names = [ctx.glGetStringi(E.GL_EXTENSIONS, i) for i in range(ctx.glGetIntegerv(E.GL_NUM_EXTENSIONS)[0])]
+            else:
+                names = ctx.glGetString(E.GL_EXTENSIONS).split()
+            assert "GL_ARM_shader_framebuffer_fetch_depth_stencil" in names, api
+
+
+@pytest.mark.parametrize("api", ["compat", "gl46"])
+def test_desktop_shaders_read_depth_and_stencil(api):
+    """The same reads as the GLES test, from GLSL 1.30 and 4.60 shaders in desktop contexts."""
+    w, h = 8, 4
+    version = "#version 130" if api == "compat" else "#version 460 core"
+    vs = f"{version}\nin vec3 pos;\nvoid main() {{ gl_Position = vec4(pos, 1.0); }}\n"
+    fetch = (f"{version}\n#extension GL_ARM_shader_framebuffer_fetch_depth_stencil : require\nout vec4 colour;\n"
+             "void main() { colour = vec4(gl_LastFragDepthARM, float(gl_LastFragStencilARM) / 255.0, 0.0, 1.0); }\n")
+    plain = f"{version}\nout vec4 colour;\nvoid main() {{ colour = vec4(0.0, 0.0, 1.0, 1.0); }}\n"
+    with driver.Context(api=api, width=w, height=h) as ctx:
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        _target(ctx, w, h)
+        ctx.glClearDepth(1.0)
+        ctx.glClear(E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT | E.GL_COLOR_BUFFER_BIT)
+        ctx.glEnable(E.GL_DEPTH_TEST)
+        ctx.glDepthFunc(E.GL_LESS)
+        ctx.glEnable(E.GL_STENCIL_TEST)
+        ctx.glStencilFunc(E.GL_ALWAYS, 9, 0xFF)
+        ctx.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_REPLACE)
+        ctx.glUseProgram(_program(ctx, plain, vs))
+        _quads(ctx, [(0, 1, 0.5)])                      # right half: depth 0.75, stencil 9
+        ctx.glStencilOp(E.GL_KEEP, E.GL_KEEP, E.GL_KEEP)
+        ctx.glUseProgram(_program(ctx, fetch, vs))
+        _quads(ctx, [(-1, 1, -1.0)])
+        expect(ctx, E.GL_NO_ERROR)
+        px = _read(ctx, w, h)
+        assert (px[:, : w // 2] == [255, 0, 0, 255]).all(), px[0]
+        assert (px[:, w // 2:] == [191, 9, 0, 255]).all(), px[0]
 
 
 def test_precision_redeclaration_and_no_early_fragment_tests():
