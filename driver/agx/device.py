@@ -132,6 +132,7 @@ class BO:
     idle_since: float = 0.0
     freed: bool = False
     refs: int = field(default=1)
+    parent: "BO | None" = None       # a view's BO (``Device.bo_view``): the object it is a range of
 
     def __repr__(self):
         return f"<BO {self.handle} {self.label} 0x{self.va:x}+{self.size_B}>"
@@ -373,6 +374,9 @@ class Device:
         bo.freed = True
         self.unbind(bo.va, bo.size_B)
         (self.usc_heap if bo.heap == "usc" else self.user_heap).free(bo.va, bo.size_B + GUARD_B)
+        if bo.parent is not None:        # a view: the object and its map are the parent's
+            self.bo_release(bo.parent)
+            return
         try:
             bo.map.release()
         except (AttributeError, ValueError, BufferError):
@@ -413,6 +417,21 @@ class Device:
                 bo.refs += 1
                 return bo
             return self._map_shared(handle, size_B, label)
+
+    def bo_view(self, bo: BO, offset_B: int, size_B: int, label: str = "view") -> BO:
+        """``size_B`` bytes of ``bo`` from ``offset_B`` (a multiple of the page) as a BO of
+        their own: the same GEM object bound again at a VA of its own from that offset
+        (a VM bind's object offset), its CPU map a slice of ``bo``'s. Shared (never
+        cached or renamed); it holds a reference to ``bo`` until it is freed. What a
+        resource placed at an offset of imported memory uses (EXT_memory_object)."""
+        assert offset_B % PAGE_B == 0 and 0 <= offset_B and offset_B + size_B <= bo.size_B, (offset_B, size_B)
+        with self.lock:
+            size = min(_page_align(size_B), bo.size_B - offset_B)
+            va = self.user_heap.alloc(size + GUARD_B)
+            self.bind(bo.handle, va, size, offset_B=offset_B)
+            bo.refs += 1
+            return BO(self, bo.handle, size, va, bo.map[offset_B:offset_B + size], "user", True, label,
+                      parent=bo)
 
     def _map_shared(self, handle: int, size_B: int, label: str) -> BO:
         """A shared object's BO (imported or over user memory): bound in this VM and

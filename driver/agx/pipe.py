@@ -33,6 +33,7 @@ from driver.gallium import (
     Transfer, VertexBuffer, VertexElement, ViewportState, PIPE_TIMEOUT_INFINITE,
 )
 
+import uapi
 from uapi import packets as P
 
 from .batch import Batch, Submission, framebuffer_tile_layout, hold_all
@@ -85,6 +86,12 @@ class AgxFence(PipeFence):
             return None
         with sub.hold() as handle:          # None: retired (by any thread), so signalled
             return None if handle is None else sub.device.syncobj_export(handle, sync_file=True)
+
+
+def _uuid(*facts) -> bytes:
+    """16 bytes from a SHA-256 of the facts (a version 4-like UUID's size, deterministic)."""
+    import hashlib
+    return hashlib.sha256(" ".join(str(f) for f in facts).encode()).digest()[:16]
 
 
 class AgxScreen(PipeScreen):
@@ -144,6 +151,44 @@ class AgxScreen(PipeScreen):
             from .implicit import link
             link(exporter.bo, res.bo)
         return res
+
+    # -- memory objects: the BO of a dma-buf; resources are views of it (Device.bo_view) ----
+    memobj_alignment = layout.PAGE_B      # a view is bound from a page of the object
+
+    def memobj_create_from_handle(self, fd: int, size_B: int, dedicated: bool = False) -> object | None:
+        if size_B <= 0:
+            return None
+        try:
+            bo = self.device.bo_import(fd, size_B, label="memory object")
+        except OSError:             # not a dma-buf of this kernel, or smaller than size_B
+            return None
+        uapi.close(fd)              # the import owns the descriptor (EXT_memory_object_fd)
+        return bo
+
+    def memobj_destroy(self, memobj: object) -> None:
+        memobj.release()
+
+    def resource_size(self, template: ResourceTemplate) -> int:
+        if template.is_buffer:
+            return max(template.width_px, 1)
+        from .resource import texture_planes
+        return texture_planes(template, self.device.debug)[1]
+
+    def resource_from_memobj(self, template: ResourceTemplate, memobj: object, offset_B: int
+                             ) -> PipeResource | None:
+        if offset_B < 0 or offset_B % self.memobj_alignment or offset_B + self.resource_size(template) > memobj.size_B:
+            return None
+        return AgxResource(self.device, template, memory=(memobj, offset_B))
+
+    def driver_uuid(self) -> bytes:
+        """The driver's name and page size, hashed: every shimgl AGX driver lays memory
+        out by the same rules (resource.texture_planes)."""
+        return _uuid("shimgl agx driver", layout.PAGE_B)
+
+    def device_uuid(self) -> bytes:
+        p = self.device.params
+        return _uuid("shimgl agx device", p.gpu_generation, p.gpu_variant, p.gpu_revision, p.chip_id,
+                     p.num_dies, p.num_clusters_total, p.num_cores_per_cluster)
 
     def resource_from_user_memory(self, template: ResourceTemplate, address: int) -> PipeResource | None:
         """A buffer over the client's pages (GEM_USERPTR); None when the kernel refuses them."""

@@ -75,6 +75,53 @@ class Plane:
         return self.offset_B
 
 
+def texture_planes(template: ResourceTemplate, debug) -> tuple[dict[str, "Plane"], int]:
+    """The planes (layout and offset) of a texture resource and the bytes they take,
+    page-aligned: a pure function of the template and the device's debug flags, so two
+    device files given the same template lay the memory out alike (a dma-buf's or a
+    memory object's importer and its exporter)."""
+    t = template
+    samples = max(1, t.nr_samples)
+    planes: dict[str, Plane] = {}
+    name = layout_format(t.format)
+    layers = t.array_size
+    mipmapped_z = t.target == T.TEXTURE_3D
+    if mipmapped_z:
+        layers = t.depth_px
+    height = 1 if t.target in (T.TEXTURE_1D, T.TEXTURE_1D_ARRAY) else t.height_px
+    tiling = "linear" if t.bind & PipeBind.LINEAR and t.last_level == 0 and samples == 1 else "twiddled"
+    renderable = bool(t.bind & (PipeBind.RENDER_TARGET | PipeBind.DEPTH_STENCIL))
+    offset = 0
+    formats = {}
+    if name in DEPTH_PLANE:
+        depth_fmt, stencil = DEPTH_PLANE[name]
+        if depth_fmt:
+            formats["depth"] = depth_fmt
+        if stencil:
+            formats["stencil"] = "S8_UINT"
+    else:
+        formats["color"] = name
+    for plane, fmt in formats.items():
+        plane_tiling = tiling
+        # render targets use twiddled_compressed layouts when format and size allow
+        # (SHIMGL_DEBUG=nocompress turns it off). Single-layer images only: the PBE and
+        # TEXTURE descriptors have no address of a layer's metadata (Mesa's acceleration
+        # buffer), so layer z > 0 would be looked up as a one-layer image starting at
+        # the layer, whose metadata falls in the next layer's texels.
+        if ("nocompress" not in debug and plane == "color" and tiling == "twiddled" and layers == 1
+                and t.bind & PipeBind.RENDER_TARGET
+                and not t.bind & (PipeBind.SHADER_IMAGE | PipeBind.SHARED | PipeBind.SCANOUT)
+                and layout.can_compress(fmt, t.width_px, height, samples)):
+            plane_tiling = "twiddled_compressed"      # render targets are compressed, as ail decides
+        lay = layout.make_miptree(t.width_px, height, layers, levels=t.last_level + 1, format=fmt,
+                                  sample_count_sa=samples, tiling=plane_tiling, mipmapped_z=mipmapped_z,
+                                  renderable=renderable,
+                                  writeable_image=bool(t.bind & PipeBind.SHADER_IMAGE))
+        planes[plane] = Plane(lay, offset)
+        offset = -(-(offset + lay.size_B) // layout.PAGE_B) * layout.PAGE_B
+    return planes, offset
+
+
 class AgxResource(PipeResource):
     """A buffer (bytes at ``bo.va``) or a texture (one or two planes in ``bo``).
 
@@ -83,9 +130,11 @@ class AgxResource(PipeResource):
     ``read_syncs`` the syncobjs of submitted work that wrote / read it."""
 
     def __init__(self, device: Device, template: ResourceTemplate, import_fd: int | None = None,
-                 user_address: int | None = None):
+                 user_address: int | None = None, memory: tuple[BO, int] | None = None):
         """``import_fd``: use the memory of a dma-buf (laid out by the same rules) instead of a new BO;
-        ``user_address``: a buffer over the process's memory there (``Device.bo_from_user_memory``)."""
+        ``user_address``: a buffer over the process's memory there (``Device.bo_from_user_memory``);
+        ``memory``: (BO, offset) - the resource lives in that BO from that page-aligned offset
+        (``AgxScreen.resource_from_memobj``; the caller checked that it fits)."""
         super().__init__(template)
         self.device = device
         t = template
@@ -100,52 +149,24 @@ class AgxResource(PipeResource):
         shared = bool(t.bind & (PipeBind.SHARED | PipeBind.SCANOUT))
         if t.is_buffer:
             self.alloc_B = max(t.width_px, 1)
-            if user_address is not None:
-                self.bo: BO = device.bo_from_user_memory(user_address, t.width_px)
+            if memory is not None:
+                self.bo: BO = device.bo_view(memory[0], memory[1], self.alloc_B, label="buffer in memory")
+            elif user_address is not None:
+                self.bo = device.bo_from_user_memory(user_address, t.width_px)
             else:
                 self.bo = device.bo_create(max(t.width_px, 1), shared=shared, label="buffer") if import_fd is None \
                     else device.bo_import(import_fd, self.alloc_B)
             return
         name = layout_format(t.format)
-        layers = t.array_size
-        mipmapped_z = t.target == T.TEXTURE_3D
-        if mipmapped_z:
-            layers = t.depth_px
-        height = 1 if t.target in (T.TEXTURE_1D, T.TEXTURE_1D_ARRAY) else t.height_px
-        tiling = "linear" if t.bind & PipeBind.LINEAR and t.last_level == 0 and self.samples == 1 else "twiddled"
-        renderable = bool(t.bind & (PipeBind.RENDER_TARGET | PipeBind.DEPTH_STENCIL))
-        offset = 0
-        formats = {}
-        if name in DEPTH_PLANE:
-            depth_fmt, stencil = DEPTH_PLANE[name]
-            if depth_fmt:
-                formats["depth"] = depth_fmt
-            if stencil:
-                formats["stencil"] = "S8_UINT"
-        else:
-            formats["color"] = name
-        for plane, fmt in formats.items():
-            plane_tiling = tiling
-            # render targets use twiddled_compressed layouts when format and size allow
-            # (SHIMGL_DEBUG=nocompress turns it off). Single-layer images only: the PBE and
-            # TEXTURE descriptors have no address of a layer's metadata (Mesa's acceleration
-            # buffer), so layer z > 0 would be looked up as a one-layer image starting at
-            # the layer, whose metadata falls in the next layer's texels.
-            if ("nocompress" not in device.debug and plane == "color" and tiling == "twiddled" and layers == 1
-                    and t.bind & PipeBind.RENDER_TARGET
-                    and not t.bind & (PipeBind.SHADER_IMAGE | PipeBind.SHARED | PipeBind.SCANOUT)
-                    and layout.can_compress(fmt, t.width_px, height, self.samples)):
-                plane_tiling = "twiddled_compressed"      # render targets are compressed, as ail decides
-            lay = layout.make_miptree(t.width_px, height, layers, levels=t.last_level + 1, format=fmt,
-                                      sample_count_sa=self.samples, tiling=plane_tiling, mipmapped_z=mipmapped_z,
-                                      renderable=renderable,
-                                      writeable_image=bool(t.bind & PipeBind.SHADER_IMAGE))
-            self.planes[plane] = Plane(lay, offset)
-            offset = -(-(offset + lay.size_B) // layout.PAGE_B) * layout.PAGE_B
+        self.planes, offset = texture_planes(t, device.debug)
         self.alloc_B = offset
-        self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}") if import_fd is None \
-            else device.bo_import(import_fd, offset, label=f"imported {name}")
-        if import_fd is None:
+        if memory is not None:
+            self.bo = device.bo_view(memory[0], memory[1], offset, label=f"texture {name} in memory")
+        elif import_fd is None:
+            self.bo = device.bo_create(offset, shared=shared, label=f"texture {name}")
+        else:
+            self.bo = device.bo_import(import_fd, offset, label=f"imported {name}")
+        if import_fd is None and memory is None:
             mem = self.memory()
             for pl in self.planes.values():
                 if pl.lay.tiling == "twiddled_compressed":     # a new image: every tile "uncompressed"

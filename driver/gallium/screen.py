@@ -132,6 +132,42 @@ class PipeScreen(abc.ABC):
         writable) or the device cannot do it."""
         return None
 
+    # -- memory objects (Mesa's memobj_create_from_handle / resource_from_memobj, behind
+    # EXT_memory_object_fd): memory imported from a descriptor, resources placed in it
+    def memobj_create_from_handle(self, fd: int, size_B: int, dedicated: bool = False) -> object | None:
+        """A memory object over ``size_B`` bytes of the dma-buf ``fd``, which it takes
+        (closes) on success; None when the descriptor is not one of at least that size or the device
+        cannot import."""
+        return None
+
+    def memobj_destroy(self, memobj: object) -> None:
+        """Drop the memory object (resources placed in it keep their memory)."""
+
+    def resource_from_memobj(self, template: ResourceTemplate, memobj: object, offset_B: int
+                             ) -> PipeResource | None:
+        """A resource laid out as ``resource_create`` would lay it out, whose storage is
+        ``memobj``'s memory from ``offset_B``; None when it does not fit there (the
+        size ``resource_size`` gives, from an offset that is a multiple of
+        ``memobj_alignment``)."""
+        return None
+
+    def resource_size(self, template: ResourceTemplate) -> int:
+        """The bytes a resource of ``template`` takes (what placing it in memory needs)."""
+        return template.width_px if template.is_buffer else 0
+
+    memobj_alignment = 1
+    """The alignment of a resource's offset in a memory object (Vulkan's
+    VkMemoryRequirements.alignment of the same driver)."""
+
+    def driver_uuid(self) -> bytes:
+        """16 bytes naming the driver and the memory layouts it gives (EXT_memory_object's
+        DRIVER_UUID_EXT): memory is shared only between drivers with the same one."""
+        return bytes(16)
+
+    def device_uuid(self) -> bytes:
+        """16 bytes naming the device (DEVICE_UUID_EXT)."""
+        return bytes(16)
+
     @abc.abstractmethod
     def resource_destroy(self, resource: PipeResource) -> None:
         """Release `resource` once all submitted work using it has completed;

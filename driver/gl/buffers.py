@@ -10,7 +10,7 @@ from driver.gl.features.gles_ext import es_has
 from driver.gl.objects import Buffer
 from driver.gl.pointers import ClientBytes, as_bytes, client_address
 
-__all__ = ["BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent", "pack_buffer_write", "unpack_buffer_read"]
+__all__ = ["BUFFER_BINDS", "BufferMixin", "INDEXED_TARGETS", "mapped_not_persistent", "pack_buffer_write", "unpack_buffer_read"]
 
 USAGES = frozenset({E.GL_STREAM_DRAW, E.GL_STREAM_READ, E.GL_STREAM_COPY, E.GL_STATIC_DRAW,
                     E.GL_STATIC_READ, E.GL_STATIC_COPY, E.GL_DYNAMIC_DRAW, E.GL_DYNAMIC_READ,
@@ -70,8 +70,8 @@ def pack_buffer_write(ctx, offset, data: bytes) -> bool:
 
 
 #: How a GL buffer's resource may be bound (a buffer object may serve every target).
-_BUFFER_BINDS = (PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER | PipeBind.SHADER_BUFFER
-                 | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER | PipeBind.SAMPLER_VIEW)
+BUFFER_BINDS = (PipeBind.VERTEX_BUFFER | PipeBind.INDEX_BUFFER | PipeBind.CONSTANT_BUFFER | PipeBind.SHADER_BUFFER
+               | PipeBind.STREAM_OUTPUT | PipeBind.COMMAND_ARGS_BUFFER | PipeBind.SAMPLER_VIEW)
 
 
 class BufferMixin:
@@ -205,7 +205,7 @@ class BufferMixin:
         check(address is not None and (isinstance(data, ClientBytes) or memoryview(data).nbytes >= size),
               E.GL_INVALID_OPERATION, "no client memory to use as the buffer's store")
         new = self.screen.resource_from_user_memory(ResourceTemplate(
-            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=_BUFFER_BINDS), address)
+            PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=BUFFER_BINDS), address)
         check(new is not None, E.GL_INVALID_OPERATION,
               "the client memory cannot be mapped to the GPU (whole pages of writable memory)")
         if buf.resource is not None:
@@ -222,7 +222,7 @@ class BufferMixin:
         if size:                    # allocated first: out of memory changes nothing
             with allocating(f"a {size}-byte buffer"):
                 new = self.screen.resource_create(ResourceTemplate(
-                    PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=_BUFFER_BINDS))
+                    PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, size, bind=BUFFER_BINDS))
         if buf.resource is not None:
             self.screen.resource_destroy(buf.resource)
         buf.resource = new

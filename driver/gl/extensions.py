@@ -477,6 +477,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     # model's PDM gives a late-tested, per-sample program; desktop GL too, as Mesa
     # (tests/driver/gl/test_fetch_depth_stencil.py)
     _x("GL_ARM_shader_framebuffer_fetch_depth_stencil", _ANY, _GL32, _N, _ES2, DONE, glsl=True),
+    # memory objects: dma-bufs of the UAPI imported by descriptor, textures and buffers placed
+    # in them, the driver/device UUIDs (features/memory_object.py; test_memory_object.py)
+    _x("GL_EXT_memory_object", _ANY, _GL32, _N, _ES3, DONE),
+    _x("GL_EXT_memory_object_fd", _ANY, _GL32, _N, _ES3, DONE),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

@@ -15,7 +15,7 @@ from driver.gl.features import install as install_features
 from driver.gl.features import (blend_advanced, debug_output, dsa, egl_image, ext_framebuffer_object,  # noqa: F401
                                 ext_transform_feedback, framebuffer_fetch, gl_spirv, gles1, gles_ext, half_float, ibm,
                                 indirect_parameters,
-                                internalformat_query, multibind, nv_primitive_restart, old_names,
+                                internalformat_query, memory_object, multibind, nv_primitive_restart, old_names,
                                 primitive_bounding_box, query_buffer, rasterizer, robustness, shader_objects,
                                 shading_language_include, stencil_two_side, subroutines, texture_integer,
                                 texture_ops, transform_feedback_streams)

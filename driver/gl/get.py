@@ -149,6 +149,8 @@ class GetMixin:
             E.GL_SAMPLE_BUFFERS: lambda c: int(c._draw_fb_samples() > 1),
             E.GL_SAMPLES: lambda c: c._draw_fb_samples(),
         })
+        if api.has_extension("GL_EXT_memory_object"):     # one device UUID (features/memory_object.py)
+            t[E.GL_NUM_DEVICE_UUIDS_EXT] = lambda c: 1
         if self.spirv_binary_formats():          # where SPIR-V is available (features/gl_spirv.py)
             t[E.GL_NUM_SPIR_V_EXTENSIONS] = lambda c: c.spirv_extension_count()
         if api.gl_or_es((3, 0), (3, 0)):

@@ -113,6 +113,8 @@ class ShareGroup:
         # ARB_shading_language_include's named strings: tree location -> (type, text)
         # (features/shading_language_include.py)
         self.named_strings: dict[tuple[str, ...], tuple[int, str]] = {}
+        # EXT_memory_object's memory objects (shared, as Mesa keeps them; features/memory_object.py)
+        self.memory_objects: dict[int, Any] = {}
 
     def join(self, ctx) -> None:
         if not self.tables:
@@ -336,6 +338,10 @@ class Texture:
     buffer_internal_format: int = 0
     buffer_offset: int = 0
     buffer_size: int = 0
+    # EXT_memory_object (features/memory_object.py): TEXTURE_TILING_EXT, and the memory
+    # object and offset glTexStorageMem* placed the storage in
+    tiling: int = E.GL_OPTIMAL_TILING_EXT
+    memory: Any = None
 
     def image(self, face: int, level: int) -> TexImage | None:
         """The image of ``face`` (0 but for cube maps) at ``level``, or None when it is

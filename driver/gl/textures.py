@@ -157,9 +157,14 @@ def texture_resource(ctx, tex: Texture):
         if (ctx.api.gl_or_es((4, 2), (3, 1)) and ctx.screen.is_format_supported(
                 info.pipe, target, base.samples, PipeBind.SHADER_IMAGE)):
             bind |= PipeBind.SHADER_IMAGE
-        with allocating(f"a {base.width}x{base.height} texture"):
-            new = ctx.screen.resource_create(ResourceTemplate(
-                target, info.pipe, width0, height0, depth0, layers, last, base.samples, bind))
+        if tex.memory is not None:          # EXT_memory_object: placed in imported memory
+            new = _place_in_memory(ctx, tex, ResourceTemplate(
+                target, info.pipe, width0, height0, depth0, layers, last, base.samples,
+                bind | (PipeBind.LINEAR if tex.tiling == E.GL_LINEAR_TILING_EXT else 0)))
+        else:
+            with allocating(f"a {base.width}x{base.height} texture"):
+                new = ctx.screen.resource_create(ResourceTemplate(
+                    target, info.pipe, width0, height0, depth0, layers, last, base.samples, bind))
         if tex.resource is not None:
             ctx._copy_common_levels(tex.resource, new)
             ctx.screen.resource_destroy(tex.resource)
@@ -167,6 +172,17 @@ def texture_resource(ctx, tex: Texture):
     ctx._write_pending(tex, tex.resource)
     ctx._upload_compressed(tex)
     return tex.resource
+
+
+def _place_in_memory(ctx, tex: Texture, template: ResourceTemplate):
+    """The resource of a texture whose storage glTexStorageMem*EXT put in a memory object
+    (features/memory_object.py): INVALID_VALUE when it does not fit there."""
+    obj, offset = tex.memory
+    res = ctx.screen.resource_from_memobj(template, obj.memobj, offset)
+    check(res is not None, E.GL_INVALID_VALUE,
+          f"{ctx.screen.resource_size(template)} bytes from offset {offset} do not fit in the memory object's "
+          f"{obj.size} (offsets are multiples of {ctx.screen.memobj_alignment})")
+    return res
 
 
 def texture_targets(api) -> set[int]:
@@ -371,6 +387,10 @@ class TextureMixin:
             # GL 3.2 compatibility section 3.8.9 (SGIS_generate_mipmap): a change to the
             # base level regenerates the levels below it (_auto_mipmap)
             tex.generate_mipmap = bool(v0)
+        elif pname == E.GL_TEXTURE_TILING_EXT and self.api.has_extension("GL_EXT_memory_object"):
+            # read when glTexStorageMem* places the storage (features/memory_object.py)
+            check_enum(int(v0), (E.GL_OPTIMAL_TILING_EXT, E.GL_LINEAR_TILING_EXT))
+            tex.tiling = int(v0)
         elif pname == E.GL_DEPTH_TEXTURE_MODE and self.api.compat:
             # GL 3.2 compatibility section 3.8.15 (a texture, not a sampler, parameter)
             check_enum(int(v0), (E.GL_LUMINANCE, E.GL_INTENSITY, E.GL_ALPHA, E.GL_RED))
@@ -422,6 +442,8 @@ class TextureMixin:
             values[E.GL_TEXTURE_MAX_LEVEL] = tex.max_level
         if self.api.has_extension("GL_EXT_texture_sRGB_decode"):
             values[GL_TEXTURE_SRGB_DECODE_EXT] = p.srgb_decode
+        if self.api.has_extension("GL_EXT_memory_object"):
+            values[E.GL_TEXTURE_TILING_EXT] = tex.tiling
         if self.api.compat:
             values[E.GL_DEPTH_TEXTURE_MODE] = getattr(tex, "depth_texture_mode", E.GL_LUMINANCE)
             values[E.GL_GENERATE_MIPMAP] = int(getattr(tex, "generate_mipmap", False))
@@ -665,8 +687,9 @@ class TextureMixin:
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
                                                fmt, type, copy.copy(self.state.unpack), data))
-            if getattr(tex, "view_parent", None) is not None:
-                texture_resource(self, tex)     # into the shared storage now: the parent reads it
+            if getattr(tex, "view_parent", None) is not None or tex.memory is not None:
+                # into the shared storage now: the parent, or the memory object's other users, read it
+                texture_resource(self, tex)
         self._auto_mipmap(tex, tex_target, level)
 
     def _auto_mipmap(self, tex: Texture, tex_target: int, level: int) -> None:

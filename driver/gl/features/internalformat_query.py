@@ -27,6 +27,7 @@ from __future__ import annotations
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
+from driver.gl.features.memory_object import tiling_query
 from driver.gl.textures import texture_targets
 from driver.gl.formats import (ATTACHABLE_UNRENDERED, ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
                                IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, TEXTURE_BUFFER_FORMATS, VIEW_CLASSES,
@@ -410,6 +411,11 @@ PNAMES = frozenset({
 
 def _query(ctx, target: int, internalformat: int, pname: int, bufSize: int, wide: bool) -> list[int]:
     api = ctx.api
+    tiling = tiling_query(ctx, pname)        # EXT_memory_object's tiling types, of any texture format
+    if tiling is not None:
+        check_enum(target, TARGETS if not api.es else texture_targets(api) | {E.GL_RENDERBUFFER})
+        check(bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+        return tiling[:bufSize]
     if not api.es and ctx.api.has_extension("GL_ARB_internalformat_query2"):
         check_enum(target, TARGETS, f"bad target {target:#x}")
         names = PNAMES if (_feature(ctx, "GL_ARB_texture_sRGB_decode")
