@@ -220,17 +220,31 @@ def link_stage(stage: str, objects: Sequence[tuple[Any, str]], extensions: str =
 
 def _check_io_layouts(stage: str, units: list) -> None:
     """An input or output declared in several objects of a stage has one location and
-    component (ARB_enhanced_layouts: the objects may not place it differently)."""
-    seen: dict = {}
+    component (ARB_enhanced_layouts: the objects may not place it differently). A
+    declaration without a location takes the one another object gives it (Mesa's
+    cross_validate_globals: ``attribute vec4 v;`` in one object and
+    ``layout(location = 0) in vec4 v;`` in another link, with location 0: ``_merge``
+    keeps the declaration with the location)."""
+    explicit: dict = {}
     for u in units:
-        for g in u.globals:
-            if g.storage not in ("in", "out") or getattr(g, "builtin", False):
-                continue
+        for g in _io_globals(u):
             layout = g.layout or {}
+            if layout.get("location") is None:
+                continue
             place = (layout.get("location"), layout.get("component", 0))
-            prev = seen.setdefault((g.storage, g.name), place)
+            prev = explicit.setdefault((g.storage, g.name), place)
             if prev != place:
                 raise LinkError(f"`{g.name}' has different locations or components in the {stage} shader objects")
+    for u in units:
+        for g in _io_globals(u):
+            place = explicit.get((g.storage, g.name))
+            if place is not None and (g.layout or {}).get("location") is None \
+                    and (g.layout or {}).get("component", 0) != place[1]:
+                raise LinkError(f"`{g.name}' has different locations or components in the {stage} shader objects")
+
+
+def _io_globals(unit):
+    return [g for g in unit.globals if g.storage in ("in", "out") and not getattr(g, "builtin", False)]
 
 
 def _check_fragment_redeclarations(units: list) -> None:
@@ -343,6 +357,9 @@ def _merge(stage: str, units: list, main_unit):
                     raise LinkError(f"`{g.name}' declared as different types in {stage} shaders")
                 elif (g.type.length or 0) > (prev.type.length or 0):
                     canonical[g.name] = g       # an array left unsized in one object: the sized one
+            elif prev is not g and not g.builtin and (g.layout or {}).get("location") is not None \
+                    and (prev.layout or {}).get("location") is None:
+                canonical[g.name] = g           # the object that placed it (_check_io_layouts)
             used[g.name] = used.get(g.name, False) or bool(getattr(g, "used", False))
     _check_initializers(units, A)
     if stage == "fragment":
