@@ -45,6 +45,8 @@ __all__ = ["MAX_PIXEL_MAP_TABLE", "RasterMixin"]
 
 #: entries of a pixel map table (GL_MAX_PIXEL_MAP_TABLE; GL 2.1 asks for at least 32)
 MAX_PIXEL_MAP_TABLE = 256
+# what glBitmap adds to the raster position before taking its floor (Mesa's epsilon)
+BITMAP_EPSILON = 1e-4
 
 _VS = """#version 120
 void main() { gl_Position = gl_Vertex; }
@@ -426,9 +428,12 @@ class RasterMixin:
             bits = self._bitmap_bits(bitmap, width, height).astype(np.float32)
             rgba = np.zeros((height, width, 4), np.float32)
             rgba[..., 3] = bits
-            # the bitmap's lower left pixel is (floor(xr - xo), floor(yr - yo)), as Mesa rounds
-            self.legacy.raster = replace(r, window=(math.floor(r.window[0] - xorig),
-                                                    math.floor(r.window[1] - yorig), *r.window[2:]))
+            # the bitmap's lower left pixel is (floor(xr - xo), floor(yr - yo)); as Mesa,
+            # floor after adding BITMAP_EPSILON, so a raster position a float rounding short
+            # of a whole pixel (168 through an ortho projection: 167.999996) stays on it
+            self.legacy.raster = replace(r, window=(math.floor(r.window[0] + BITMAP_EPSILON - xorig),
+                                                    math.floor(r.window[1] + BITMAP_EPSILON - yorig),
+                                                    *r.window[2:]))
             try:
                 self._draw_rectangle(rgba, "bitmap", zoom=(1.0, 1.0))
             finally:

@@ -94,6 +94,24 @@ def test_textured_bitmap_takes_the_raster_colour_times_the_texel():
     assert got[3, 6:10, :3].tolist() == [[0, 128, 0]] * 4
 
 
+def test_bitmap_at_a_raster_position_a_rounding_short_of_a_pixel_starts_on_that_pixel():
+    """glRasterPos2f(168, 173) through glOrtho(0, 400, 0, 400) lands a float
+    rounding below (168, 173); the bitmap still starts at pixel (168, 173), as on
+    Mesa (piglit gl-1.0-scissor-bitmap), not one pixel down and left."""
+    ctx = driver.Context(api="compat", width=400, height=400)
+    ctx.glPixelStorei(E.GL_UNPACK_ALIGNMENT, 1)
+    ctx.glMatrixMode(E.GL_PROJECTION)
+    ctx.glOrtho(0.0, 400.0, 0.0, 400.0, -1.0, 1.0)
+    ctx.glMatrixMode(E.GL_MODELVIEW)
+    ctx.glClearColor(0.0, 0.0, 0.0, 0.0)
+    ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+    ctx.glColor3f(1.0, 0.0, 0.0)
+    ctx.glRasterPos2f(168.0, 173.0)
+    ctx.glBitmap(16, 2, 0.0, 0.0, 0.0, 0.0, bytes([0b10000000, 0b00000001, 0b11000000, 0b00000011]))
+    red = np.argwhere(ctx.read_pixels()[..., 0] > 127).tolist()
+    assert red == [[173, 168], [173, 183], [174, 168], [174, 169], [174, 182], [174, 183]]
+
+
 def test_depth_drawpixels_writes_depth_and_the_raster_colour():
     ctx = context()
     ctx.glEnable(E.GL_DEPTH_TEST)
