@@ -35,15 +35,16 @@ def glClearColorIuiEXT(ctx, r, g, b, a):
 
 def rgba_integer_mode(ctx) -> bool:
     """RGBA_INTEGER_MODE_EXT: whether the draw framebuffer's colour buffers hold
-    unnormalised integers (its first draw buffer's format; the window's never)."""
+    unnormalised integers: any of its draw buffers (as Mesa's mask of integer draw
+    buffers; a unorm buffer 0 beside an integer buffer 1 is integer mode), the
+    window's never."""
     fb = ctx.draw_framebuffer
     if fb is None:
         return False
     for buf in fb.draw_buffers:
         a = fb.attachments.get(buf)
-        if a is None:
-            continue
-        info = a.image_info()
+        info = a.image_info() if a is not None else None
         fmt = lookup(info[2]) if info else None
-        return fmt is not None and fmt.integer
+        if fmt is not None and fmt.integer:
+            return True
     return False

@@ -98,6 +98,26 @@ def test_integer_clear_colours_and_the_integer_mode_query():
     assert got.tolist() == [[3_000_000_000, 0, 1, 0xFFFFFFFF]] * 2
 
 
+def test_integer_mode_with_the_integer_buffer_second():
+    """A framebuffer drawing to a unorm attachment 0 and an integer attachment 1
+    is in integer mode (piglit gl-3.1-mixed-int-float-fbo int_second); with
+    only the unorm one drawn it is not."""
+    ctx = glhelp.context(2, 1, api="compat")
+    (fb,) = ctx.glGenFramebuffers(1)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+    for i, internal in enumerate((E.GL_RGBA8, E.GL_RGBA8UI)):
+        (rb,) = ctx.glGenRenderbuffers(1)
+        ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, internal, 2, 1)
+        ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0 + i, E.GL_RENDERBUFFER, rb)
+    assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+    assert ctx.glGetIntegerv(RGBA_INTEGER_MODE) == [0]          # draw buffer: attachment 0 only
+    ctx.glDrawBuffers(2, [E.GL_COLOR_ATTACHMENT0, E.GL_COLOR_ATTACHMENT1])
+    assert ctx.glGetIntegerv(RGBA_INTEGER_MODE) == [1]
+    assert ctx.glGetBooleanv(RGBA_INTEGER_MODE) == [True]
+    assert ctx.glGetError() == E.GL_NO_ERROR
+
+
 def test_legacy_integer_formats_stay_out_of_core_profiles():
     ctx = glhelp.context(1, 1, api="gl43")
     (tex,) = ctx.glGenTextures(1)
