@@ -421,6 +421,10 @@ class GetMixin:
                      E.GL_BLEND_SRC_ALPHA: "src_alpha", E.GL_BLEND_DST_ALPHA: "dst_alpha",
                      E.GL_BLEND_EQUATION_RGB: "eq_rgb", E.GL_BLEND_EQUATION_ALPHA: "eq_alpha",
                      E.GL_COLOR_WRITEMASK: "color_mask", E.GL_BLEND: "enabled"}
+        if not self.api.es:
+            # BLEND_SRC/BLEND_DST, GL 1.x's names of the RGB factors, indexed too (as Mesa
+            # answers them with ARB_draw_buffers_blend; piglit fbo-draw-buffers-blend)
+            rt_fields |= {E.GL_BLEND_SRC: "src_rgb", E.GL_BLEND_DST: "dst_rgb"}
         if target in rt_fields and (self.api.gl(3, 0) or self.api.es_(3, 2)):
             check(0 <= index < self.caps.max_render_targets, E.GL_INVALID_VALUE)
             return getattr(self.state.color_buffer.rt[index], rt_fields[target])

@@ -42,6 +42,23 @@ def test_indexed_blend_state():
         expect(es3, E.GL_INVALID_OPERATION)
 
 
+def test_indexed_blend_factors_under_their_gl_1_names():
+    """glGetIntegerIndexedvEXT(GL_BLEND_SRC / GL_BLEND_DST, i): the RGB factors of
+    draw buffer i, as Mesa answers (piglit fbo-draw-buffers-blend); a buffer past
+    the last is INVALID_VALUE; GLES has no such names (INVALID_ENUM)."""
+    c = make_ctx("compat")
+    c.glBlendFunciARB(1, E.GL_SRC_ALPHA, E.GL_ONE_MINUS_SRC_ALPHA)
+    assert c.glGetIntegerIndexedvEXT(E.GL_BLEND_SRC, 1) == [E.GL_SRC_ALPHA]
+    assert c.glGetIntegeri_v(E.GL_BLEND_DST, 1) == [E.GL_ONE_MINUS_SRC_ALPHA]
+    assert c.glGetIntegeri_v(E.GL_BLEND_SRC, 0) == [E.GL_ONE]
+    expect(c, E.GL_NO_ERROR)
+    c.glGetIntegeri_v(E.GL_BLEND_SRC, 8)
+    expect(c, E.GL_INVALID_VALUE)
+    es3 = make_ctx("gles3")
+    es3.glGetIntegeri_v(E.GL_BLEND_SRC, 0)
+    expect(es3, E.GL_INVALID_ENUM)
+
+
 def test_attrib_variants(core):
     core.glVertexAttrib4Nub(2, 255, 0, 51, 255)
     assert core.glGetVertexAttribfv(2, E.GL_CURRENT_VERTEX_ATTRIB) == pytest.approx([1, 0, 0.2, 1])
