@@ -337,6 +337,26 @@ def _fast_clear_plan(lay: Layout, level: int, layer: int):
     return meta, at, unit_B, run
 
 
+@lru_cache(maxsize=64)
+def _solid_plan(lay: Layout, level: int, layer: int):
+    """What ``solid_value`` looks at in the common case, or None: (the subtile modes'
+    span [lo, hi) when it holds nothing else, the bytes it holds when all are solid,
+    the first tile's copies, the stride between tiles, the tile count, the element
+    word) for a single-sampled level of 1, 2, 4 or 8-byte elements whose tiles are
+    one stride apart."""
+    _check_compressed_level(lay, level, layer)
+    if lay.sample_count_sa != 1 or lay.blocksize_B not in _WORD:
+        return None
+    lo, hi = _subtile_span_B(lay, level, layer)
+    if hi - lo != _subtile_offsets(lay, level, layer).size:
+        return None
+    _, _, _, run = _fast_clear_plan(lay, level, layer)
+    word_B = lay.blocksize_B
+    if run is None or run[3] != 8 * word_B or run[0] % word_B or run[1] % word_B:
+        return None
+    return lo, hi, _repeated(SUBTILE_SOLID, hi - lo), run[0], run[1], run[2], _WORD[word_B]
+
+
 def _copies_view(buf: np.ndarray, run, word_B: int) -> np.ndarray:
     """The tiles' copies as a strided view of ``buf`` (uint8): (tiles, copy words)
     of ``word_B``-byte words (which must divide the first offset and the stride)."""
@@ -351,6 +371,14 @@ def solid_value(lay: Layout, buf: np.ndarray, level: int, layer: int = 0) -> np.
     compressed level reads as, when every subtile is solid with that value (what a
     fast clear leaves), else None. Costs a look at the metadata and at the tiles'
     copies, not at the level."""
+    plan = _solid_plan(lay, level, layer)
+    if plan is not None:            # the usual case in a few numpy calls
+        lo, hi, solid, first, stride, n, word = plan
+        if hi <= buf.size and first + (n - 1) * stride + 8 * word().itemsize <= buf.size \
+                and buf[lo:hi].tobytes() == solid:
+            copies = np.ndarray((n, 8), word, buffer=buf, offset=first, strides=(stride, word().itemsize))
+            value = copies[0, 0]
+            return value.reshape(1).view(np.uint8).copy() if (copies == value).all() else None
     _check_compressed_level(lay, level, layer)
     if lay.sample_count_sa != 1:
         return None

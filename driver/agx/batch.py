@@ -146,10 +146,20 @@ def hold_all(stack: contextlib.ExitStack, submissions) -> list[int]:
     return [h for h in handles if h is not None]
 
 
+_TILE_LAYOUTS: dict = {}     # id(fb) -> (fb, its tile layout): a framebuffer's batch after batch
+
+
 def framebuffer_tile_layout(fb: FramebufferState) -> TileLayout:
     """The tile record of a framebuffer's colour surfaces (spilled ones included)."""
-    return make_tile_layout(tuple(None if s is None else _surface_format(s) for s in fb.cbufs),
-                            max(1, fb.samples or 1))
+    known = _TILE_LAYOUTS.get(id(fb))
+    if known is not None and known[0] is fb:
+        return known[1]
+    tl = make_tile_layout(tuple(None if s is None else _surface_format(s) for s in fb.cbufs),
+                          max(1, fb.samples or 1))
+    if len(_TILE_LAYOUTS) >= 64:
+        _TILE_LAYOUTS.clear()
+    _TILE_LAYOUTS[id(fb)] = (fb, tl)
+    return tl
 
 
 @dataclass(eq=False)
@@ -237,6 +247,38 @@ class Batch:
                                              last_level=s.level, first_layer=s.first_layer)
 
     def render_fields(self) -> dict:
+        """The RENDER command's fields. Those of a batch with the inputs of an earlier
+        one (framebuffer, its memory, clears, loads and stores) are that batch's, kept
+        in the context's ``ConstPool`` with the blobs they name."""
+        if self.blit is not None:
+            fields = self._render_fields(self)
+        else:
+            consts = self.ctx.consts
+            key = self._fields_key()
+            fields = consts.recall(key, self)
+            if fields is None:
+                generation = consts.generation
+                holder = _Holder(self)
+                fields = self._render_fields(holder)
+                consts.memo(key, fields, holder.bos, generation)
+            fields = dict(fields)
+        if self.vdm:
+            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + packed("VDM_TERMINATE"), 64)
+        return fields
+
+    def _fields_key(self) -> tuple:
+        """Everything ``_render_fields`` reads (but the VDM stream and a blit): the
+        framebuffer, each attachment's memory (a resource's BO changes with its layout,
+        ``AgxResource.decompress``), the clears and the loads and stores left out."""
+        fb = self.fb
+        memory = tuple(None if s is None else s.resource.bo for s in fb.cbufs)
+        return ("render fields", fb, memory, None if fb.zsbuf is None else fb.zsbuf.resource.bo,
+                self.clear, tuple((i, tuple(w)) for i, w in self.clear_color.items()), self.clear_rect,
+                struct.pack("<f", self.clear_depth), self.clear_stencil, self.zs_access,
+                frozenset(self.no_load), frozenset(self.no_store), self.occlusion_va)
+
+    def _render_fields(self, user) -> dict:
+        """``render_fields`` built afresh; ``user`` keeps the constant pool's slabs."""
         fb = self.fb
         samples = self._samples()
         tl: TileLayout = self.tile
@@ -261,14 +303,14 @@ class Batch:
         everything = b"".join(view(s) if s is not None else bytes(P.TEXTURE_DESC_B) for s in fb.cbufs)
         if self.blit is not None:
             program, blit_uniforms, blit_textures, blit_samplers = self.blit
-            bg = self._pipeline(program, blit_uniforms, blit_textures, samplers=blit_samplers)
+            bg = self._pipeline(user, program, blit_uniforms, blit_textures, samplers=blit_samplers)
         else:
-            bg = self._pipeline(clear_program(tl, color_clear & color_present, load_mask, samples, rect), uniforms,
-                                loads if load_mask or written or rect else b"")
-        partial_bg = self._pipeline(load_program(tl, samples), None, everything) if color_present else 0
+            bg = self._pipeline(user, clear_program(tl, color_clear & color_present, load_mask, samples, rect),
+                                uniforms, loads if load_mask or written or rect else b"")
+        partial_bg = self._pipeline(user, load_program(tl, samples), None, everything) if color_present else 0
         pbe = [(tl.slots[i].offset_B, s.resource.pbe_descriptor(s.level, s.first_layer, _surface_format(s)))
                for i, s in self._attachments() if id(s.resource) not in self.no_store and not spilled >> i & 1]
-        eot = self._pipeline(None, None, b"", pbe=pbe)
+        eot = self._pipeline(user, None, None, b"", pbe=pbe)
         fields = {
             "width_px": fb.width_px, "height_px": fb.height_px, "layers": 1, "samples": samples,
             "utile_width_px": tile_px, "utile_height_px": tile_px, "sample_size_B": tl.record_B,
@@ -281,8 +323,6 @@ class Batch:
         }
         if self.clear:
             fields["flags"] = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES     # every tile runs bg/eot
-        if self.vdm:
-            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + packed("VDM_TERMINATE"), 64)
         zs = fb.zsbuf
         if zs is not None:
             # As Mesa's agx: a plane is loaded only when some draw tests it (and it was not
@@ -311,27 +351,39 @@ class Batch:
             fields["zls_ctrl"] = int.from_bytes(packed("ZLS_CONTROL", **zls), "little")
         return fields
 
-    def _pipeline(self, program: bytes | None, uniforms, textures: bytes, pbe=(), samplers: bytes = b"") -> int:
-        """USC words (in the USC heap) for a bg/eot program; returns the offset from usc_exec_base."""
+    def _pipeline(self, user, program: bytes | None, uniforms, textures: bytes, pbe=(), samplers: bytes = b"") -> int:
+        """USC words (in the USC heap) for a bg/eot program; returns the offset from
+        usc_exec_base. The words and what they name are the same bytes batch after batch
+        (a clear's colour, a framebuffer's descriptors): they come from the context's
+        ``ConstPool``, uploaded once; ``user`` (this batch, or a ``_Holder`` of it)
+        keeps their slabs."""
+        u = None if uniforms is None else np.ascontiguousarray(uniforms, np.uint32).tobytes()
+        key = ("usc words", program, u, textures, tuple(pbe), samplers)
+        consts = self.ctx.consts
+        offset = consts.recall(key, user)
+        if offset is not None:
+            return offset
+        generation = consts.generation
+        holder = _Holder(user)
         words = []
         if program is not None:
-            code = self.usc_pool.upload(program, 64)
+            code = consts.upload(program, 64, holder, usc=True)
             words.append(packed("USC_SHADER", register_count=16, code=code))
-        if uniforms is not None:
-            u = np.ascontiguousarray(uniforms, np.uint32)
-            words.append(packed("USC_UNIFORM", start_halves=0, size_halves=2 * len(u),
-                                buffer=self.pool.upload(u.tobytes(), 16)))
+        if u is not None:
+            words.append(packed("USC_UNIFORM", start_halves=0, size_halves=len(u) // 2,
+                                buffer=consts.upload(u, 16, holder)))
         if textures:
             words.append(packed("USC_TEXTURE", start=0, count=len(textures) // P.TEXTURE_DESC_B,
-                                table=self.pool.upload(textures, 64)))
+                                table=consts.upload(bytes(textures), 64, holder)))
         if samplers:
             words.append(packed("USC_SAMPLER", start=0, count=len(samplers) // P.SAMPLER_DESC_B,
-                                table=self.pool.upload(samplers, 64)))
+                                table=consts.upload(bytes(samplers), 64, holder)))
         for offset_B, desc in pbe:
-            words.append(packed("USC_PBE", tile_offset_B=offset_B, descriptor=self.pool.upload(desc, 64)))
+            words.append(packed("USC_PBE", tile_offset_B=offset_B, descriptor=consts.upload(bytes(desc), 64, holder)))
         words.append(packed("USC_END"))
-        va = self.usc_pool.upload(b"".join(words), 64)
-        return va - self.ctx.device.usc_base
+        offset = consts.upload(b"".join(words), 64, holder, usc=True) - self.ctx.device.usc_base
+        consts.memo(key, offset, holder.bos, generation)
+        return offset
 
     def _feedback(self, kind: str) -> dict:
         """Feedback fields of one command: a zeroed slot in the batch's pool."""
@@ -361,6 +413,20 @@ class Batch:
             cmds.append(Command.render(fields, NONE if compute else 0, 1 if compute else NONE,
                                        blit=self.blit is not None))
         return cmds
+
+
+class _Holder:
+    """A batch's ``keep`` (or another holder's) that also lists the slabs kept (what a
+    ``ConstPool`` memo needs)."""
+    __slots__ = ("user", "bos")
+
+    def __init__(self, user):
+        self.user, self.bos = user, []
+
+    def keep(self, bo: BO) -> None:
+        self.user.keep(bo)
+        if not any(b is bo for b in self.bos):
+            self.bos.append(bo)
 
 
 _TILING = {"linear": P.Tiling.LINEAR, "twiddled": P.Tiling.TWIDDLED,

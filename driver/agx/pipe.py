@@ -38,6 +38,7 @@ from uapi import packets as P
 
 from .batch import Batch, Submission, framebuffer_tile_layout, hold_all
 from .device import Device, release_deferred, release_when_safe
+from .pool import ConstPool
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -264,8 +265,10 @@ class AgxContext(PipeContext):
         # a context collected without destroy() still gives its queue (and the kernel's
         # threads behind it) back; the finalizer holds the device and the id, not us
         self._owned_queues = [self.queue_id]
+        # the bg/eot/partial-bg programs' words, uniforms and descriptors, uploaded once
+        self.consts = ConstPool(self.device, label="context constants")
         self._finalizer = weakref.finalize(self, release_when_safe, _destroy_queues, self.device,
-                                           self._owned_queues)
+                                           self._owned_queues, self.consts)
         self._finalizer.atexit = False       # the process's end closes every queue anyway
         # a GPU reset of this context's queue (the watchdog stopped its work): sticky;
         # the queue is then replaced (a guilty queue refuses submissions) before the next SUBMIT
@@ -1420,13 +1423,16 @@ class AgxContext(PipeContext):
             self._owned_queues.clear()
             self.device.queue_destroy(self.queue_id)
             self.queue_id = None
+        self.consts.release()       # batches still in flight hold the slabs they use
 
 
-def _destroy_queues(device: Device, queue_ids: list[int]) -> None:
-    """The finalizer of a pipe context collected without destroy(): its queue goes."""
+def _destroy_queues(device: Device, queue_ids: list[int], consts: ConstPool) -> None:
+    """The finalizer of a pipe context collected without destroy(): its queue goes,
+    and its pool of constants."""
     for queue_id in queue_ids:
         device.queue_destroy(queue_id)
     queue_ids.clear()
+    consts.release()
 
 
 # ----------------------------------------------------------------------------- helpers

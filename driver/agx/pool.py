@@ -1,15 +1,22 @@
-"""Transient GPU memory (Mesa's agx_pool): bump allocation from slab BOs.
+"""GPU memory for the data of batches (Mesa's agx_pool, plus a pool of constants).
 
-Sole responsibility: give a batch GPU memory for data that lives exactly as long
-as the batch (streams, PPP state, USC words, uniforms, descriptors, user vertex
-data). The slabs go back to the device's BO cache when the batch's submission
-has completed (``release``)."""
+Sole responsibility: give a batch GPU memory for what it submits. ``Pool``: bump
+allocation from slab BOs for data that lives exactly as long as the batch
+(streams, PPP state, USC words, uniforms, descriptors, user vertex data); the
+slabs go back to the device's BO cache when the batch's submission has completed
+(``release``). ``ConstPool``: a context's blobs that batch after batch are the
+same bytes (the background, end-of-tile and partial-background programs, their
+USC words, uniforms and descriptors), uploaded once and found again by content;
+each batch that uses a blob holds a reference on the slab it lives in, so a slab
+is never reused while a submitted batch still reads it."""
 
 from __future__ import annotations
 
+import threading
+
 from .device import BO, Device
 
-__all__ = ["Pool"]
+__all__ = ["Pool", "ConstPool"]
 
 SLAB_B = 256 << 10
 
@@ -39,12 +46,98 @@ class Pool:
 
     def upload(self, data, align_B: int = 64) -> int:
         """Copy ``data`` (bytes-like or numpy) in; returns its GPU address."""
+        return self.upload_in(data, align_B)[1]
+
+    def upload_in(self, data, align_B: int = 64) -> tuple[BO, int]:
+        """``upload``, also naming the BO the bytes went to: (bo, address)."""
         raw = data if isinstance(data, (bytes, bytearray)) else memoryview(data).cast("B").tobytes()
         bo, off = self.alloc(len(raw), align_B)
         bo.map[off:off + len(raw)] = raw
-        return bo.va + off
+        return bo, bo.va + off
 
     def release(self) -> None:
         for bo in self.bos:
             bo.release()
         self.bos, self._bo, self._top = [], None, 0
+
+
+class ConstPool:
+    """Constant blobs of one context, uploaded once and found by their bytes.
+
+    ``upload(data, align_B, user)`` gives the address of ``data`` (the same address
+    for the same bytes and alignment) and has ``user`` (a batch: anything with
+    ``keep(bo)``) hold the slab it lives in. ``memo`` remembers values built from
+    blobs (USC words naming other blobs' addresses, whole command fields) with the
+    slabs they need; ``recall`` hands them out again and has the user hold those
+    slabs too. Blobs are never written after their upload, so batches in flight
+    may share them.
+
+    When the slabs pass ``limit_B``, the pool starts afresh (``reset``): it forgets
+    every blob and memo and drops its own reference on its slabs; the batches that
+    still hold a slab keep it until their submission retires, then it goes back to
+    the BO cache. A user must therefore take what it needs from one generation:
+    ``generation`` counts the resets. Thread-safe (a batch may be flushed by
+    another context's thread)."""
+
+    def __init__(self, device: Device, label: str = "const", limit_B: int = 4 * SLAB_B):
+        self.device, self.label, self.limit_B = device, label, limit_B
+        self._lock = threading.Lock()
+        self._pools = {False: Pool(device, label=label), True: Pool(device, usc=True, label=label + " usc")}
+        self._blobs: dict = {}      # (usc, align_B, bytes) -> (bo, address)
+        self._memos: dict = {}      # key -> (value, bos)
+        self.generation = 0
+        self.uploads = self.hits = 0
+
+    def upload(self, data: bytes, align_B: int, user, usc: bool = False) -> int:
+        """The address of ``data`` (bytes) in the pool; ``user`` keeps its slab."""
+        key = (usc, align_B, data)
+        with self._lock:
+            got = self._blobs.get(key)
+            if got is None:
+                if self.size_B >= self.limit_B:
+                    self._reset_locked()
+                got = self._blobs[key] = self._pools[usc].upload_in(data, align_B)
+                self.uploads += 1
+            else:
+                self.hits += 1
+            user.keep(got[0])       # under the lock: a reset cannot free the slab first
+        return got[1]
+
+    def recall(self, key, user):
+        """The value remembered under ``key`` (None if none); ``user`` keeps its slabs."""
+        with self._lock:
+            got = self._memos.get(key)
+            if got is None:
+                return None
+            value, bos = got
+            for bo in bos:
+                user.keep(bo)
+        return value
+
+    def memo(self, key, value, bos, generation: int) -> None:
+        """Remember ``value`` under ``key``: built from blobs of ``generation`` living
+        in the slabs ``bos``. Nothing is remembered when the pool has been reset since
+        (the value's blobs may be gone from it)."""
+        with self._lock:
+            if generation == self.generation:
+                if len(self._memos) >= 256:
+                    self._memos.clear()
+                self._memos[key] = (value, tuple(bos))
+
+    @property
+    def size_B(self) -> int:
+        return sum(bo.size_B for pool in self._pools.values() for bo in pool.bos)
+
+    def _reset_locked(self) -> None:
+        for pool in self._pools.values():
+            if self.device.fd is None:          # a closed device freed every BO already
+                pool.bos, pool._bo = [], None
+            pool.release()
+        self._blobs.clear()
+        self._memos.clear()
+        self.generation += 1
+
+    def release(self) -> None:
+        """Forget everything and drop the pool's references (the context's end)."""
+        with self._lock:
+            self._reset_locked()

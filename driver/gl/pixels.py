@@ -4,6 +4,8 @@ conversions come from `layout` (pack/unpack with GL's rules)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 import layout
@@ -51,6 +53,7 @@ _REORDERED = {E.GL_GREEN: (E.GL_RED, (1,)), E.GL_BLUE: (E.GL_RED, (2,)),
               E.GL_BGR_INTEGER: (E.GL_RGB_INTEGER, (2, 1, 0))}
 
 
+@lru_cache(maxsize=1024)     # these three are functions of their enums: every pixel call asks
 def client_format(fmt: int, type: int) -> str | None:
     """The layout format name describing one client pixel of (format, type),
     or None when layout has no such format. For GREEN, BLUE and BGR (and their
@@ -160,6 +163,7 @@ def _pack_packed(bpp_bits: int, fields: tuple, integer: bool, rgba: np.ndarray) 
     return np.ascontiguousarray(word.astype(f"<u{bpp_bits // 8}"))[..., None].view(np.uint8)
 
 
+@lru_cache(maxsize=1024)
 def transfer_supported(fmt: int, type: int) -> bool:
     """Whether client data of (format, type) can be read and written."""
     return client_format(fmt, type) is not None or _array_format(fmt, type) is not None or \
@@ -338,6 +342,7 @@ def write_client_bytes_into(raw: np.ndarray, store, fmt, type, buf) -> None:
 _EXACT_TYPES = {"UNORM": 16, "UINT": 32, "SINT": 32}     # channel type -> most bits unpack+pack keeps
 
 
+@lru_cache(maxsize=1024)
 def passthrough_format(pipe_format_name: str, fmt: int, type: int) -> str | None:
     """The layout format when a colour resource's bytes are already the client's
     bytes for (fmt, type): same format, and unpacking then packing gives every byte

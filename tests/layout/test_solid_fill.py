@@ -76,3 +76,32 @@ def test_out_must_fit_the_region():
         detile(lay, buf, 0, 0, 0, 0, 16, 16, out=np.zeros(1020, np.uint8))
     with pytest.raises(ValueError, match="writable"):
         detile(lay, buf, 0, 0, 0, 0, 16, 16, out=bytes(1024))
+
+
+@pytest.mark.parametrize("fmt", ["R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+                                 "R32G32B32A32_FLOAT"])
+@pytest.mark.parametrize("w,h", [(64, 64), (128, 32), (32, 96), (45, 27)])
+def test_solid_value_is_the_value_every_pixel_reads(fmt, w, h):
+    """``solid_value`` (a fill's source for ``detile``) against the specification:
+    a value exactly when every pixel reads as it (after a fast clear), None once one
+    copy of one tile differs or one subtile is plain."""
+    from layout import fast_clear
+    from layout.compression import solid_value
+    rng = np.random.default_rng(w + h + len(fmt))
+    lay = make_miptree(w, h, format=fmt, tiling="twiddled_compressed")
+    buf = rng.integers(0, 256, lay.size_B, dtype=np.uint8)
+    clear_metadata(lay, buf)
+    assert solid_value(lay, buf, 0) is None
+    value = rng.integers(0, 256, lay.blocksize_B, dtype=np.uint8)
+    fast_clear(lay, buf, 0, 0, value)
+    assert np.array_equal(_reference(lay, buf, 0, 0, w, h), np.broadcast_to(value, (h, w, lay.blocksize_B)))
+    assert np.array_equal(solid_value(lay, buf, 0), value)
+    for copy in (0, 1):              # copies of the last tile: a subtile with pixels in the image reads another value
+        other = buf.copy()
+        other[offset_B(lay, (w - 1) // 16 * 16, (h - 1) // 16 * 16) + copy * lay.blocksize_B] ^= 0x40
+        ref = _reference(lay, other, 0, 0, w, h)
+        assert len(np.unique(ref.reshape(-1, lay.blocksize_B), axis=0)) == 2
+        assert solid_value(lay, other, 0) is None
+    plain = buf.copy()
+    plain[metadata_index(lay, 0, 0, 0) + 5] = subtile_uncompressed_mode(fmt)
+    assert solid_value(lay, plain, 0) is None
