@@ -119,6 +119,53 @@ def _sampler_elements_used(merged: dict) -> dict:
     return used
 
 
+def _uniform_array_extents(merged: dict) -> dict:
+    """Array uniform name -> one past the highest constant index any stage's shader
+    objects read it with, or None when one reads it otherwise (a non-constant index, the
+    whole array). Mesa's linker sizes such an array's active uniform so (its
+    update_array_sizes: piglit glsl-getactiveuniform-array-size, ``color[50]`` read as
+    ``color[24]`` is active with 25 elements and ``color[25]`` has no location)."""
+    from compiler.glsl.ast import Index, VariableRef, walk
+    extent: dict = {}
+    for stage in merged.values():
+        for unit in stage.get("units") or []:
+            nodes = list(walk(unit))
+            indexed = set()
+            for n in nodes:
+                sym = getattr(n.base, "symbol", None) if isinstance(n, Index) and isinstance(n.base, VariableRef) \
+                    else None
+                if sym is None or getattr(sym, "storage", None) != "uniform" or not sym.type.is_array:
+                    continue
+                k = n.index.const
+                k = k[0] if isinstance(k, (list, tuple)) and len(k) == 1 else k
+                if not isinstance(k, int):
+                    continue
+                indexed.add(id(n.base))
+                if sym.name not in extent or extent[sym.name] is not None:
+                    extent[sym.name] = max(extent.get(sym.name) or 0, k + 1)
+            for n in nodes:
+                sym = getattr(n, "symbol", None) if isinstance(n, VariableRef) else None
+                if sym is not None and id(n) not in indexed and getattr(sym, "storage", None) == "uniform" \
+                        and getattr(sym.type, "is_array", False):
+                    extent[sym.name] = None
+    return extent
+
+
+def _active_size(leaf, extents: dict, explicit_location: bool) -> int:
+    """The elements of an active uniform: its declared size, or for a plain array of a
+    non-opaque basic type without an explicit location read only with constant indices,
+    one past the highest (``_uniform_array_extents``). Its storage in the default block
+    keeps the declared size."""
+    n = max(1, leaf.size)
+    var = leaf.variable
+    t = getattr(var, "type", None)
+    if (not leaf.is_array or explicit_location or t is None or not t.is_array or t.element.is_array
+            or t.element.base == "struct" or t.element.is_opaque or leaf.name != f"{var.name}[0]"):
+        return n
+    used = extents.get(var.name)
+    return n if used is None else max(1, min(n, used))
+
+
 def _active_sampler_elements(leaf, leaves: list, used: dict) -> tuple | None:
     """The elements of sampler uniform ``leaf`` (of ``leaves``, the uniforms' leaves in
     order) that are active; None: all of them (not an array of samplers, or used other
@@ -889,8 +936,9 @@ class ProgramMixin:
         implicit = [lf for lf in leaves if location(lf.variable) is None]
         var_next: dict[int, int] = {}
         used_elements = _sampler_elements_used(merged)
+        extents = _uniform_array_extents(merged)
         for leaf in explicit + implicit:
-            n = max(1, leaf.size)
+            n = _active_size(leaf, extents, location(leaf.variable) is not None)
             if location(leaf.variable) is not None:
                 base = var_next.get(id(leaf.variable), location(leaf.variable))
                 if any(x in taken for x in range(base, base + n)):
