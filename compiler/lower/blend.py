@@ -261,6 +261,10 @@ def fragment_outputs(io, L) -> None:
             src1 = None
             if rt.blend.uses_src1:
                 c1, _t1 = colour(i, second)
+                if c1 is not None and c1.num_components == 4 and one_alpha:
+                    # alpha-to-one replaces the second colour's alpha too (as Mesa's lowering
+                    # of every colour output; piglit alpha-to-one-dual-src-blend)
+                    c1 = b.vec(b.channel(c1, 0), b.channel(c1, 1), b.channel(c1, 2), b.fimm(1.0))
                 src1 = _pad4(b, c1) if c1 is not None else b.vec(*[b.fimm(0.0)] * 4)
             c = _blend(b, rt, i, _pad4(b, c), blend_colour, src1)
         value = _convert(b, rt, _to_memory_order(b, rt, _pad4(b, c)) if rt.base_type == "float" else c)
