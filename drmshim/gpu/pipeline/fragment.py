@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -428,7 +429,7 @@ def _bin_pass(core, tvb, rows, frame, states, draw_ids, record_of, tile_buffer, 
         whole = all_tiles and _writes_whole_record(st.tile_writes, tile_buffer.shape[1])
         if whole and not background.settled:
             # every record shaded (then the background is hidden): every pixel covered
-            whole = rect == region and bool(R.covered_pixels(tvb.setup, rect, rows=rows)[0].all())
+            whole = rect == region and region_coverage(tvb.setup, rect, rows)[0] is None
         background.hidden(whole)
     from ..native import threads
     done = shade_bins(prog.native_state.compiled, st.pipe.uniforms, tvb.planes, tvb.setup, rows, rect, record_of,
@@ -498,11 +499,26 @@ def _raster_scratch() -> R.Scratch:
     return held
 
 
-def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None):
+class Cover(NamedTuple):
+    """``uniform_cover``'s answer: the pass's draw state, its coverage of the region
+    (``covered``: bool (h, w), None when every pixel is covered, the common
+    full-screen case, for which no image is made) and its fragments."""
+    state: "DrawState"
+    covered: np.ndarray | None
+    shape: tuple[int, int]
+    fragments: int
+
+    @property
+    def pixels(self) -> int:
+        """The covered pixels."""
+        return self.shape[0] * self.shape[1] if self.covered is None else int(np.count_nonzero(self.covered))
+
+
+def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None) -> Cover | None:
     """For a pass of one draw whose program writes the same bytes on every lane, with
-    no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill): (its
-    state, covered bool[h, w] of ``region`` (None: the framebuffer), fragments) from
-    ``R.covered_pixels``. None when the pass is not of this kind."""
+    no depth/stencil work, single-sampled, HSR on (a full-screen clear or fill): its
+    ``Cover`` of ``region`` (None: the framebuffer), from ``region_coverage``. None
+    when the pass is not of this kind."""
     draw_ids = sorted(states)
     if len(draw_ids) != 1 or frame.S != 1 or not all_tiles or not tvb.hsr:
         return None
@@ -511,19 +527,34 @@ def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None):
         return None
     if not np.array_equal(st.geom.rect, (0, 0, frame.W, frame.H)):
         return None
-    covered, fragments = R.covered_pixels(tvb.setup, (0, 0, frame.W, frame.H) if region is None else region,
-                                          rows=rows)
-    return st, covered, fragments
+    rect = (0, 0, frame.W, frame.H) if region is None else tuple(int(v) for v in region)
+    covered, fragments = region_coverage(tvb.setup, rect, rows)
+    return Cover(st, covered, (rect[3] - rect[1], rect[2] - rect[0]), fragments)
 
 
-def overwrites_every_record(cover, n_records: int) -> bool:
+def region_coverage(setup, rect, rows) -> tuple[np.ndarray | None, int]:
+    """(covered bool image of ``rect``, or None when every pixel of it is covered;
+    fragments) of single-sampled setup ``rows``: a few big triangles (a full-screen
+    quad) from ``R.covered_rows``' intervals without a per-pixel image, others
+    from ``R.covered_pixels``."""
+    w, h = rect[2] - rect[0], rect[3] - rect[1]
+    got = R.covered_rows(setup, rect, rows=rows)
+    if got is not None:
+        lo, hi, fragments = got
+        if not (lo > 0).any() and not (hi < w - 1).any():
+            return None, fragments
+    covered, fragments = R.covered_pixels(setup, rect, rows=rows)
+    return (None if covered.size == w * h and covered.all() else covered), fragments
+
+
+def overwrites_every_record(cover: Cover | None, n_records: int) -> bool:
     """True when the pass of ``cover`` (``uniform_cover``) writes every byte of
     every one of the ``n_records`` tile records: what the tile held before (the
     background program's output) is never seen."""
     if cover is None:
         return False
-    st, covered, _ = cover
-    return bool(st.uniform[0].all()) and covered.size == n_records and bool(covered.all())
+    return bool(cover.state.uniform[0].all()) and cover.covered is None and \
+        cover.shape[0] * cover.shape[1] == n_records
 
 
 def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_buffer, all_tiles,
@@ -538,13 +569,14 @@ def _uniform_coverage_pass(tvb, rows, frame, states, draw_ids, record_of, tile_b
         cover = uniform_cover(tvb, rows, frame, states, all_tiles)
     if cover is None:
         return None
-    st, covered, fragments = cover
-    if fragments == 0:
+    st = cover.state
+    if cover.fragments == 0:
         return 0
-    st.passed += fragments
-    n = int(np.count_nonzero(covered))          # one invocation per visible sample
+    st.passed += cover.fragments
+    n = cover.pixels                            # one invocation per visible sample
     st.shaded += n
-    broadcast_record(tile_buffer, None if n == tile_buffer.shape[0] else record_of[covered], *st.uniform)
+    broadcast_record(tile_buffer, None if n == tile_buffer.shape[0] else
+                     record_of[np.ones(cover.shape, bool) if cover.covered is None else cover.covered], *st.uniform)
     return n
 
 

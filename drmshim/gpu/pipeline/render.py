@@ -661,7 +661,7 @@ def _uniform_draw_pass(core, command, tvb, rows, region, all_tiles: bool, frame,
     eot_pipe = read_pipeline(memory, eot, "PDM", command.cmd.sampler_heap)
     if eot_pipe.code_va or not eot_pipe.pbe:
         return None
-    st, _, fragments = cover
+    st, fragments = cover.state, cover.fragments
     value = st.uniform[1]
     try:
         if not all(fill_possible(memory, desc, offset_B, value, px, py, S, key) for offset_B, desc in eot_pipe.pbe):

@@ -10,6 +10,7 @@ The pipeline calls them in this order::
     bin_triangles(setup, W, H, ...)                -> TileLists               (tiler)
     rasterize(setup, rect, samples, rows=...)      -> Fragments               (ISP)
     covered_pixels(setup, rect, rows=...)          -> bool image, count       (ISP, coverage only)
+    covered_rows(setup, rect, rows=...)            -> row intervals, count    (ISP, a few big triangles)
     rank_layers, depth_stencil, resolve_visibility -> sample masks            (ISP)
     visible_pixels(setup, rect, state, depth, ...) -> visible fragments        (ISP, HSR without fragments)
     barycentrics / point_coords                    -> interpolation weights   (PDM)
@@ -26,7 +27,8 @@ from .constants import (COMPARE_FUNCS, CULL_MODES, FRONT_FACES, MAX_WINDOW_COORD
 from .native_geometry import planes as planes_c
 from .isp import (DepthStencilState, RankLayers, StencilFace, compare, depth_stencil, layers_of, rank_layers,
                   resolve_visibility, samples_passed, stencil_op, visible_pixels)
-from .rasterize import Fragments, Scratch, barycentrics, covered_pixels, intersect_rects, point_coords, rasterize
+from .rasterize import (Fragments, Scratch, barycentrics, covered_pixels, covered_rows, intersect_rects, point_coords,
+                        rasterize)
 from .setup import (TriangleSetup, face_and_cull, min_resolvable_depth, polygon_edges, polygon_offset,
                     polygon_vertices, setup_lines, setup_points,
                     setup_triangles, signed_area2_fx, snap_fx, viewport_transform)
@@ -40,7 +42,8 @@ __all__ = [
     "SUBPIXEL_BITS", "TOPOLOGIES", "sample_positions_fx", "sample_positions_px",
     "DepthStencilState", "RankLayers", "StencilFace", "compare", "depth_stencil", "layers_of", "rank_layers",
     "resolve_visibility", "samples_passed", "stencil_op", "visible_pixels",
-    "Fragments", "Scratch", "barycentrics", "covered_pixels", "intersect_rects", "point_coords", "rasterize",
+    "Fragments", "Scratch", "barycentrics", "covered_pixels", "covered_rows", "intersect_rects", "point_coords",
+    "rasterize",
     "TriangleSetup", "face_and_cull", "min_resolvable_depth", "polygon_edges", "polygon_offset",
     "polygon_vertices", "setup_lines", "setup_points",
     "setup_triangles", "signed_area2_fx", "snap_fx", "viewport_transform",

@@ -40,8 +40,8 @@ from uapi.native_kernels import Kernels
 
 from .constants import SUBPIXEL_BITS
 
-__all__ = ["KERNELS", "VISIBLE_BIN_PX", "block_pairs", "depth_test", "emit_fragments", "span_fragments",
-           "visible_rows"]
+__all__ = ["KERNELS", "VISIBLE_BIN_PX", "block_pairs", "depth_test", "emit_fragments", "row_intervals",
+           "span_fragments", "visible_rows"]
 
 #: ``visible_rows`` works bin by bin, VISIBLE_BIN_PX square on the region (a multiple
 #: of both block sizes, at most 64: a bin row's owned columns are one 64-bit mask)
@@ -66,6 +66,9 @@ void emit_fragments(long L, const int64_t *w_pairs, const int64_t *r_off, const 
 long depth_test(long lo, long hi, const int64_t *order, long F, int S, const int64_t *base, const uint8_t *cov,
                 const float *z, int func, int write, float *depth, long depth_n, int64_t *owner, long owner_n,
                 const int64_t *obase, uint8_t *passed);
+long row_intervals(long T, const int64_t *rows, const int64_t *xf, const int64_t *yf, const int64_t *ea,
+                   const int64_t *eb, const int64_t *ec, const int64_t *bias, long rx0, long ry0, long rx1,
+                   long ry1, int64_t pos_x, int64_t pos_y, int64_t *lo, int64_t *hi);
 long visible_rows(long T, const int64_t *rows, const int64_t *xf, const int64_t *yf, const int64_t *ea,
                   const int64_t *eb, const int64_t *ec, const int64_t *bias, const double *z, const double *zoff,
                   const double *dzdx, const double *dzdy, long rx0, long ry0, long rx1, long ry1, long cx0,
@@ -145,6 +148,87 @@ long span_fragments(long P, const int64_t *a, const int64_t *b, const int64_t *c
         }
     }
     return n;
+}
+
+/* rasterize.covered_rows: per pixel row of the rectangle rx0..rx1 x ry0..ry1, the
+   union of the covered spans of T setup rows rows[t] (at most ROW_TRIS) as one
+   inclusive interval of columns from rx0 (lo > hi: nothing covered); each row's
+   span is rasterize's (_row_spans: the pixel box of the fx bounding box, then the
+   three edges' exact ceil/floor divisions), single-sampled at (pos_x, pos_y).
+   Returns the fragments (the spans' pixels), -1 when a pixel row's spans leave
+   a gap (its covered pixels are not one interval), -2 for too many rows. */
+#define ROW_TRIS 64
+#define FAR ((int64_t)1 << 40)
+long row_intervals(long T, const int64_t *rows, const int64_t *xf, const int64_t *yf, const int64_t *ea,
+                   const int64_t *eb, const int64_t *ec, const int64_t *bias, long rx0, long ry0, long rx1,
+                   long ry1, int64_t pos_x, int64_t pos_y, int64_t *lo, int64_t *hi) {
+    int64_t bx0[ROW_TRIS], by0[ROW_TRIS], bx1[ROW_TRIS], by1[ROW_TRIS], e0[ROW_TRIS][3], A[ROW_TRIS][3],
+            Bs[ROW_TRIS][3];
+    if (T > ROW_TRIS) return -2;
+    for (long t = 0; t < T; t++) {
+        const int64_t r = rows[t], *x = xf + 3 * r, *y = yf + 3 * r;
+        const int64_t xl = x[0] < x[1] ? (x[0] < x[2] ? x[0] : x[2]) : (x[1] < x[2] ? x[1] : x[2]);
+        const int64_t xh = x[0] > x[1] ? (x[0] > x[2] ? x[0] : x[2]) : (x[1] > x[2] ? x[1] : x[2]);
+        const int64_t yl = y[0] < y[1] ? (y[0] < y[2] ? y[0] : y[2]) : (y[1] < y[2] ? y[1] : y[2]);
+        const int64_t yh = y[0] > y[1] ? (y[0] > y[2] ? y[0] : y[2]) : (y[1] > y[2] ? y[1] : y[2]);
+        int64_t v;
+        v = -((pos_x - xl) >> SUBPIXEL_BITS); bx0[t] = v > rx0 ? v : rx0;
+        v = -((pos_y - yl) >> SUBPIXEL_BITS); by0[t] = v > ry0 ? v : ry0;
+        v = ((xh - pos_x) >> SUBPIXEL_BITS) + 1; bx1[t] = v < rx1 ? v : rx1;
+        v = ((yh - pos_y) >> SUBPIXEL_BITS) + 1; by1[t] = v < ry1 ? v : ry1;
+        for (int i = 0; i < 3; i++) {
+            const int64_t a = ea[3 * r + i], b = eb[3 * r + i], c = ec[3 * r + i] - bias[3 * r + i];
+            e0[t][i] = c + a * ((bx0[t] << SUBPIXEL_BITS) + pos_x) + b * ((by0[t] << SUBPIXEL_BITS) + pos_y);
+            A[t][i] = a << SUBPIXEL_BITS;
+            Bs[t][i] = b << SUBPIXEL_BITS;
+        }
+    }
+    long fragments = 0;
+    for (int64_t y = ry0; y < ry1; y++) {
+        int64_t sl[ROW_TRIS], sh[ROW_TRIS];
+        int n = 0;
+        for (long t = 0; t < T; t++) {
+            if (y < by0[t] || y >= by1[t] || bx1[t] <= bx0[t]) continue;
+            const int64_t dy = y - by0[t];
+            int64_t l = 0, h = bx1[t] - bx0[t] - 1;
+            for (int i = 0; i < 3; i++) {
+                const int64_t thr = -(e0[t][i] + Bs[t][i] * dy), a = A[t][i];      /* need a * dx >= thr */
+                if (a == 0) {
+                    if (thr > 0) h = -1;
+                    continue;
+                }
+                const int64_t q = floor_div(thr, a);
+                if (a > 0) {
+                    const int64_t c = q + (q * a != thr);                            /* ceil */
+                    if (c > l) l = c;
+                } else if (q < h) {
+                    h = q;
+                }
+            }
+            if (h < l) continue;
+            fragments += h - l + 1;
+            int k = n++;                                 /* insertion by the span's start */
+            for (; k > 0 && sl[k - 1] > l + bx0[t]; k--) {
+                sl[k] = sl[k - 1];
+                sh[k] = sh[k - 1];
+            }
+            sl[k] = l + bx0[t];
+            sh[k] = h + bx0[t];
+        }
+        if (n == 0) {
+            lo[y - ry0] = FAR;
+            hi[y - ry0] = -FAR;
+            continue;
+        }
+        int64_t reach = sh[0];
+        for (int k = 1; k < n; k++) {
+            if (sl[k] > reach + 1) return -1;
+            if (sh[k] > reach) reach = sh[k];
+        }
+        lo[y - ry0] = sl[0] - rx0;
+        hi[y - ry0] = reach - rx0;
+    }
+    return fragments;
 }
 
 static inline int64_t block_div(int64_t v, long B) {    /* floor(v / B); a shift for powers of two */
@@ -575,6 +659,30 @@ def block_pairs(setup, rows, bx0, by0, bx1, by1, rx0: int, ry0: int, B: int, pos
                                 *(p(v, i64) for v in ints), p(full, "uint8_t *"), *(p(v, i64) for v in abc))
     ptri, gx, gy, px0, py0, pw, ph = (v[:n] for v in ints)
     return (ptri, gx, gy, px0, py0, pw, ph, full[:n], *(v[:n] for v in abc))
+
+
+#: The most setup rows ``row_intervals`` takes (its C arrays' size).
+ROW_TRIS = 64
+
+
+def row_intervals(setup, rows: np.ndarray, rect, pos) -> tuple[np.ndarray, np.ndarray, int] | bool | None:
+    """``rasterize.covered_rows``' intervals in C for the setup ``rows`` (int64, at
+    most ``ROW_TRIS``): (lo, hi, fragments); False when a pixel row's spans leave a
+    gap; None when the kernel does not take the call (then numpy runs)."""
+    if not KERNELS.usable() or len(rows) > ROW_TRIS or len(pos) != 1:
+        return None
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    h = max(ry1 - ry0, 0)
+    rows = np.ascontiguousarray(rows, np.int64)
+    ints = [np.ascontiguousarray(v, np.int64) for v in (setup.x_fx, setup.y_fx, setup.edge_a, setup.edge_b,
+                                                          setup.edge_c, setup.edge_bias)]
+    lo, hi = np.empty(h, np.int64), np.empty(h, np.int64)
+    p, i64 = KERNELS.ptr, "int64_t *"
+    got = KERNELS.lib.row_intervals(len(rows), p(rows, i64), *(p(v, i64) for v in ints), rx0, ry0, rx1, ry1,
+                                    int(pos[0, 0]), int(pos[0, 1]), p(lo, i64), p(hi, i64))
+    if got < -1:
+        return None
+    return False if got == -1 else (lo, hi, int(got))
 
 
 def depth_test(layers, samples: int, base: np.ndarray, cov: np.ndarray, z: np.ndarray, func: int, write: bool,

@@ -30,6 +30,7 @@ import numpy as np
 from .constants import SUBPIXEL_BITS, SUBPIXEL_ONE, sample_positions_fx
 from .native import block_pairs as block_pairs_c
 from .native import emit_fragments as emit_fragments_c
+from .native import row_intervals as row_intervals_c
 from .native import span_fragments as span_fragments_c
 from .native_geometry import block_layers as block_layers_c
 from .setup import TriangleSetup
@@ -130,27 +131,8 @@ def _span_fragments_numpy(a, b, cb, px0, py0, pw, ph, pos):
     Returns (pair, dx, dy, coverage): int32, int32, int32, uint8, one per pixel
     with at least one covered sample, pair-major and row-major.
     """
+    row_pair, dy, spans = _row_spans(a, b, cb, px0, py0, pw, ph, pos)
     samples = len(pos)
-    row_pair, dy = _expand_counts(ph)
-    w = pw[row_pair]
-    big = np.int64(1) << 40
-    spans = []
-    for s in range(samples):
-        lo = np.zeros(len(row_pair), np.int64)
-        hi = w.astype(np.int64) - 1
-        for i in range(3):
-            ai = a[:, i]
-            # edge value at the pair's origin pixel, sample s, then at each row start
-            e0 = cb[:, i] + ai * ((px0 << SUBPIXEL_BITS) + pos[s, 0]) + b[:, i] * ((py0 << SUBPIXEL_BITS) + pos[s, 1])
-            thr = -(e0[row_pair] + (b[:, i] << SUBPIXEL_BITS)[row_pair] * dy)     # need A*dx >= thr
-            A = (ai << SUBPIXEL_BITS)[row_pair]
-            zero = A == 0
-            q = thr // np.where(zero, 1, A)                      # floor(thr / A)
-            exact = q * A == thr
-            lo = np.maximum(lo, np.where(A > 0, q + ~exact, 0))  # ceil for A > 0
-            hi = np.minimum(hi, np.where(A < 0, q, big))         # floor for A < 0
-            hi = np.where(zero & (thr > 0), -1, hi)              # A == 0: all or nothing
-        spans.append((lo, hi))
     if samples == 1:
         lo, hi = spans[0]
     else:
@@ -174,24 +156,41 @@ def _span_fragments_numpy(a, b, cb, px0, py0, pw, ph, pos):
     return pair, dx, pdy, cov
 
 
+def _row_spans(a, b, cb, px0, py0, pw, ph, pos):
+    """Every pixel row of P pairs (see ``_span_fragments_numpy``) and its exact span
+    per sample: (row_pair, dy, [(lo, hi) per sample]), int64 dx bounds from the
+    pair's origin pixel, inclusive (lo > hi: nothing covered)."""
+    samples = len(pos)
+    row_pair, dy = _expand_counts(ph)
+    w = pw[row_pair]
+    big = np.int64(1) << 40
+    spans = []
+    for s in range(samples):
+        lo = np.zeros(len(row_pair), np.int64)
+        hi = w.astype(np.int64) - 1
+        for i in range(3):
+            ai = a[:, i]
+            # edge value at the pair's origin pixel, sample s, then at each row start
+            e0 = cb[:, i] + ai * ((px0 << SUBPIXEL_BITS) + pos[s, 0]) + b[:, i] * ((py0 << SUBPIXEL_BITS) + pos[s, 1])
+            thr = -(e0[row_pair] + (b[:, i] << SUBPIXEL_BITS)[row_pair] * dy)     # need A*dx >= thr
+            A = (ai << SUBPIXEL_BITS)[row_pair]
+            zero = A == 0
+            q = thr // np.where(zero, 1, A)                      # floor(thr / A)
+            exact = q * A == thr
+            lo = np.maximum(lo, np.where(A > 0, q + ~exact, 0))  # ceil for A > 0
+            hi = np.minimum(hi, np.where(A < 0, q, big))         # floor for A < 0
+            hi = np.where(zero & (thr > 0), -1, hi)              # A == 0: all or nothing
+        spans.append((lo, hi))
+    return row_pair, dy, spans
+
+
 def _block_pairs(setup: TriangleSetup, rect, pos, rows, block_px):
     """Step 1: the (triangle, block) pairs that are not rejected, in triangle order:
     (B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb). Pair k covers at
     most pixels px0..px0+pw-1, py0..py0+ph-1 of block (gx, gy); ``full``: every
     sample of them is inside; ``a``, ``b``, ``cb``: its edge coefficients."""
-    rows = np.arange(len(setup), dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
+    rows, bx0, by0, bx1, by1 = _pixel_boxes(setup, rect, pos, rows)
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
-    # pixels with a sample inside the triangle's fx bounding box
-    xf, yf = setup.x_fx.take(rows, axis=0), setup.y_fx.take(rows, axis=0)
-    # (per-corner minimum/maximum: numpy's axis=1 reductions are slow over 3 columns)
-    x_lo, x_hi = np.minimum(np.minimum(xf[:, 0], xf[:, 1]), xf[:, 2]), np.maximum(np.maximum(xf[:, 0], xf[:, 1]), xf[:, 2])
-    y_lo, y_hi = np.minimum(np.minimum(yf[:, 0], yf[:, 1]), yf[:, 2]), np.maximum(np.maximum(yf[:, 0], yf[:, 1]), yf[:, 2])
-    bx0 = np.maximum(-((int(pos[:, 0].max()) - x_lo) >> SUBPIXEL_BITS), rx0)
-    by0 = np.maximum(-((int(pos[:, 1].max()) - y_lo) >> SUBPIXEL_BITS), ry0)
-    bx1 = np.minimum(((x_hi - int(pos[:, 0].min())) >> SUBPIXEL_BITS) + 1, rx1)
-    by1 = np.minimum(((y_hi - int(pos[:, 1].min())) >> SUBPIXEL_BITS) + 1, ry1)
-    live = (bx1 > bx0) & (by1 > by0)
-    rows, bx0, by0, bx1, by1 = rows[live], bx0[live], by0[live], bx1[live], by1[live]
 
     # --- 1. (triangle, block) pairs on the rectangle's block grid -------------------
     if block_px is None:
@@ -236,6 +235,25 @@ def _block_pairs(setup: TriangleSetup, rect, pos, rows, block_px):
     return B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb
 
 
+def _pixel_boxes(setup: TriangleSetup, rect, pos, rows):
+    """The setup ``rows`` (None: all) whose pixel box inside ``rect`` is not empty,
+    with that box (bx0, by0, bx1, by1: the pixels with a sample inside the row's fx
+    bounding box, exclusive ends), int64."""
+    rows = np.arange(len(setup), dtype=np.int64) if rows is None else np.asarray(rows, np.int64)
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    # pixels with a sample inside the triangle's fx bounding box
+    xf, yf = setup.x_fx.take(rows, axis=0), setup.y_fx.take(rows, axis=0)
+    # (per-corner minimum/maximum: numpy's axis=1 reductions are slow over 3 columns)
+    x_lo, x_hi = np.minimum(np.minimum(xf[:, 0], xf[:, 1]), xf[:, 2]), np.maximum(np.maximum(xf[:, 0], xf[:, 1]), xf[:, 2])
+    y_lo, y_hi = np.minimum(np.minimum(yf[:, 0], yf[:, 1]), yf[:, 2]), np.maximum(np.maximum(yf[:, 0], yf[:, 1]), yf[:, 2])
+    bx0 = np.maximum(-((int(pos[:, 0].max()) - x_lo) >> SUBPIXEL_BITS), rx0)
+    by0 = np.maximum(-((int(pos[:, 1].max()) - y_lo) >> SUBPIXEL_BITS), ry0)
+    bx1 = np.minimum(((x_hi - int(pos[:, 0].min())) >> SUBPIXEL_BITS) + 1, rx1)
+    by1 = np.minimum(((y_hi - int(pos[:, 1].min())) >> SUBPIXEL_BITS) + 1, ry1)
+    live = (bx1 > bx0) & (by1 > by0)
+    return rows[live], bx0[live], by0[live], bx1[live], by1[live]
+
+
 def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, rows: np.ndarray | None = None,
                    block_px: int | None = None) -> tuple[np.ndarray, int]:
     """Single-sample coverage without fragments: (bool image of ``rect``, rows y0..y1-1
@@ -244,8 +262,12 @@ def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, row
     are covered (one uniform shader, no depth/stencil): whole full blocks are set
     block by block on the grid, so a full-screen quad costs a few thousand block
     writes instead of a million fragments. Same pairs and spans as ``rasterize``."""
-    pos = sample_positions_fx(1)
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    got = covered_rows(setup, rect, rows=rows) if ROW_INTERVALS else None
+    if got is not None:
+        lo, hi, count = got
+        return _interval_image(lo, hi, max(rx1 - rx0, 0)), count
+    pos = sample_positions_fx(1)
     B, grid_w, ptri, gx, gy, px0, py0, pw, ph, full, a, b, cb = _block_pairs(setup, rect, pos, rows, block_px)
     grid_h = max((ry1 - ry0 + B - 1) // B, 1)
     padded = np.zeros((grid_h * B, grid_w * B), bool)
@@ -256,6 +278,78 @@ def covered_pixels(setup: TriangleSetup, rect: tuple[int, int, int, int], *, row
     padded[(py0[rest] - ry0).astype(np.int32)[pair] + dy, (px0[rest] - rx0).astype(np.int32)[pair] + dx] = True
     count = int(np.count_nonzero(whole)) * B * B + len(pair)
     return padded[:max(ry1 - ry0, 0), :max(rx1 - rx0, 0)], count
+
+
+#: Find the coverage of a few triangles as one interval per pixel row
+#: (``covered_rows``); tests switch it off to compare with the blocks and spans.
+ROW_INTERVALS = True
+#: The most live setup rows ``covered_rows`` takes (its arrays are rows x height).
+ROW_INTERVAL_TRIS = 8
+_FAR = np.int64(1) << 40
+
+
+def covered_rows(setup: TriangleSetup, rect: tuple[int, int, int, int], *,
+                 rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """Single-sample coverage of a few triangles (at most ``ROW_INTERVAL_TRIS`` rows
+    reach ``rect``; a full-screen quad, a blit's rectangle or big triangle) as one
+    interval per pixel row, with no per-pixel work: (lo, hi, fragments), int64 (h,)
+    columns from ``rect``'s x0, inclusive (lo > hi: the row covers nothing), and the
+    number of fragments ``rasterize`` would return. Each triangle's exact span of
+    every row is ``rasterize``'s (``_row_spans``: the three edge functions with the
+    fill rule, so the tie-break of a shared diagonal and the partial pixels of
+    non-integer edges are its); the row's covered pixels are their union. None
+    when there are more triangles or some row's union is not one interval."""
+    rx0, ry0, rx1, ry1 = (int(v) for v in rect)
+    h = max(ry1 - ry0, 0)
+    pos = sample_positions_fx(1)
+    if (len(setup) if rows is None else len(rows)) <= ROW_INTERVAL_TRIS:
+        got = row_intervals_c(setup, np.arange(len(setup), dtype=np.int64) if rows is None else rows, rect, pos)
+        if got is not None:
+            return got or None
+    rows, bx0, by0, bx1, by1 = _pixel_boxes(setup, rect, pos, rows)
+    n = len(rows)
+    if n > ROW_INTERVAL_TRIS:
+        return None
+    got = row_intervals_c(setup, rows, rect, pos)
+    if got is not None:
+        return got or None
+    lo = np.full((max(n, 1), h), _FAR, np.int64)
+    hi = np.full((max(n, 1), h), -_FAR, np.int64)
+    if n == 0:
+        return lo[0], hi[0], 0
+    a, b = setup.edge_a.take(rows, axis=0), setup.edge_b.take(rows, axis=0)
+    cb = setup.edge_c.take(rows, axis=0) - setup.edge_bias.take(rows, axis=0)
+    row_pair, dy, ((s_lo, s_hi),) = _row_spans(a, b, cb, bx0, by0, bx1 - bx0, by1 - by0, pos)
+    live = np.flatnonzero(s_hi >= s_lo)
+    fragments = int((s_hi[live] - s_lo[live] + 1).sum())
+    tri, y = row_pair[live], (by0 - ry0)[row_pair[live]] + dy[live]
+    x0 = (bx0 - rx0)[tri]
+    lo[tri, y] = x0 + s_lo[live]
+    hi[tri, y] = x0 + s_hi[live]
+    if n == 1:
+        return lo[0], hi[0], fragments
+    order = np.argsort(lo, axis=0, kind="stable")       # per row, the spans from the left
+    lo = np.take_along_axis(lo, order, 0)
+    reach = np.maximum.accumulate(np.take_along_axis(hi, order, 0), axis=0)
+    if ((lo[1:] != _FAR) & (lo[1:] > reach[:-1] + 1)).any():
+        return None                                     # a gap between two spans of a row
+    return lo[0], reach[-1], fragments
+
+
+def _interval_image(lo: np.ndarray, hi: np.ndarray, w: int) -> np.ndarray:
+    """The bool (h, w) image of one inclusive interval per row (``covered_rows``):
+    a rectangle as one slice, other shapes by comparing columns."""
+    image = np.zeros((len(lo), w), bool)
+    on = np.flatnonzero(hi >= lo)
+    if len(on) == 0:
+        return image
+    left, right = lo[on], hi[on]
+    if on[-1] - on[0] + 1 == len(on) and (left == left[0]).all() and (right == right[0]).all():
+        image[on[0]:on[-1] + 1, left[0]:right[0] + 1] = True
+        return image
+    xs = np.arange(w)
+    np.logical_and(xs >= lo[:, None], xs <= hi[:, None], out=image)
+    return image
 
 
 class Scratch:
