@@ -13,6 +13,12 @@ from the fragments had cost a third more). The numpy code is the specification a
 the same arrays (values and dtypes); the quads' arrays are views of a per-thread
 scratch, valid until the thread's next call. ``SHIMGL_DEBUG=interp`` or no C compiler runs
 numpy (``uapi.native_kernels``).
+
+``gather_blocks``: the PBE's gather of a whole level from the records (``take``
+with the level's permutation), 16 words at a time when every block of 16 words
+reads the records at its own first record plus one shared set of 16 offsets
+(``block_plan`` checks it against the permutation once): ~0.29 instead of ~0.64 ms
+at 512 x 512 RGBA8, ~2.3 instead of ~3.8 ms at 1024 (thread CPU, load ~20).
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from ..native.codegen import ARGS_CDEF, Seg, flat
 from ..raster import Scratch
 from ..raster.constants import SUBPIXEL_BITS
 
-__all__ = ["quads_single_sample", "records_at", "lane_array", "shade_bins", "KERNELS", "BIN_KERNELS",
-           "MIN_FRAGMENTS", "BIN_PX"]
+__all__ = ["quads_single_sample", "records_at", "lane_array", "shade_bins", "block_plan", "gather_blocks",
+           "KERNELS", "BIN_KERNELS", "MIN_FRAGMENTS", "BIN_PX"]
 
 #: Fewer fragments than this stay in numpy (small test draws compile nothing).
 MIN_FRAGMENTS = 1 << 12
@@ -44,6 +50,8 @@ void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *recor
                 long y0, long w, int64_t *out, float *pos);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
                         float *pos);
+void gather_blocks(long nb, const int32_t *first, const int32_t *d, const uint8_t *column, long stride_B,
+                   int word_B, uint8_t *out);
 """
 
 _SOURCE = r"""
@@ -167,6 +175,26 @@ void tile_major_records(long n, const int32_t *restrict x, const int32_t *restri
         pos[n + i] = (float)y[i] + 0.5f;
     }
 }
+
+/* pbe: a level gathered from the records, 16 words at a time: word k of block b is
+   the column's word first[b] + d[k] (the column: one word_B-byte word every
+   stride_B bytes). W is a constant in each instance. */
+#define GATHER_BLOCKS(W)                                                                  \
+    for (long b = 0; b < nb; b++) {                                                       \
+        const uint8_t *src = column + (int64_t)first[b] * stride_B;                       \
+        uint8_t *dst = out + b * 16 * (W);                                                \
+        for (int k = 0; k < 16; k++) memcpy(dst + k * (W), src + (int64_t)d[k] * stride_B, (W)); \
+    }
+void gather_blocks(long nb, const int32_t *first, const int32_t *d, const uint8_t *column, long stride_B,
+                   int word_B, uint8_t *out) {
+    switch (word_B) {
+    case 1: GATHER_BLOCKS(1); break;
+    case 2: GATHER_BLOCKS(2); break;
+    case 4: GATHER_BLOCKS(4); break;
+    case 8: GATHER_BLOCKS(8); break;
+    default: GATHER_BLOCKS(word_B); break;
+    }
+}
 """
 
 KERNELS = Kernels(_SOURCE, _CDEF)
@@ -261,6 +289,36 @@ def records_at(record_of: np.ndarray, x: np.ndarray, y: np.ndarray, origin: tupl
         return out
     KERNELS.lib.records_at(n, p(x, "int32_t *"), p(y, "int32_t *"), p(record_of, "int64_t *"), record_of.size,
                            origin[0], origin[1], record_of.shape[1], p(out, "int64_t *"), pos)
+    return out
+
+
+def block_plan(index: np.ndarray):
+    """For a gather ``column.take(index)`` (``index``: intp, a permutation such as
+    the PBE's pixel of each word of a level): (first, d), int32, when its words go
+    in blocks of 16 each reading the column at one block's first index + the same
+    16 offsets ``d`` (a level of 4 x 4 twiddled blocks from records in rows), for
+    ``gather_blocks``; else None. Checked against every index."""
+    n = len(index)
+    if n == 0 or n % 16 or not KERNELS.usable():
+        return None
+    blocks = index.reshape(-1, 16)
+    first = blocks.min(axis=1)
+    d = blocks[0] - first[0]
+    if int(index.max()) >= 2 ** 31 or not np.array_equal(blocks - first[:, None], np.broadcast_to(d, blocks.shape)):
+        return None
+    return first.astype(np.int32), d.astype(np.int32)
+
+
+def gather_blocks(column: np.ndarray, plan, out: np.ndarray) -> np.ndarray:
+    """``column.take(index, out=out)`` for the ``index`` of ``plan``
+    (``block_plan``): ``column`` a 1-D view of words (any stride), ``out`` a
+    C-contiguous array of as many words of its dtype."""
+    first, d = plan
+    assert out.flags.c_contiguous and out.dtype == column.dtype and out.size == 16 * len(first)
+    p, ffi = KERNELS.ptr, KERNELS.ffi
+    KERNELS.lib.gather_blocks(len(first), p(first, "int32_t *"), p(d, "int32_t *"),
+                              ffi.cast("uint8_t *", column.ctypes.data), column.strides[0], column.itemsize,
+                              p(out, "uint8_t *"))
     return out
 
 

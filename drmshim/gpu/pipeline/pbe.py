@@ -32,6 +32,7 @@ from uapi import packets as P
 
 from ...memory import malformed
 from ..texture.descriptors import format_by_id
+from .native import block_plan, gather_blocks
 from .usc_words import read_words
 from .zls import TILINGS
 
@@ -122,6 +123,11 @@ def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, 
 #: clear (``layout.fast_clear``: every subtile solid); tests switch it off to
 #: compare with the plain fill.
 FAST_CLEARS = True
+
+#: Gather a whole level 16 words at a time in C (``native.gather_blocks``) when the
+#: words' records go in blocks of one shape; tests switch it off to compare with
+#: numpy's ``take``.
+GATHER_BLOCKS = True
 
 _FILLS: dict = {}
 _THREAD = threading.local()
@@ -359,11 +365,14 @@ def _gather_level(lay, level: int, tile_buffer, px, py, samples: int, tile_offse
     if words is None:
         return None
     pixel_of = _remembered(("inverse",) + key, pixels_key, lambda: _inverse(words))
-    if into is not None:
-        column.take(pixel_of, out=into.view(column.dtype))
-        return into
-    out = _image_scratch(len(column), column.dtype)    # (written to memory at once: fresh pages cost more)
-    return column.take(pixel_of, out=out).view(np.uint8)
+    out = into.view(column.dtype) if into is not None else _image_scratch(len(column), column.dtype)
+    # (a fresh image is written to memory at once: fresh pages cost more than the scratch)
+    plan = _remembered(("blocks",) + key, pixels_key, lambda: (block_plan(pixel_of),))[0] if GATHER_BLOCKS else None
+    if plan is not None:
+        gather_blocks(column, plan, out)
+    else:
+        column.take(pixel_of, out=out)
+    return into if into is not None else out.view(np.uint8)
 
 
 def _inverse(words: np.ndarray) -> np.ndarray:

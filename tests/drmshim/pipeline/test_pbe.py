@@ -176,3 +176,46 @@ def test_a_uniform_store_fast_clears_a_compressed_level_and_reads_as_the_fill(ti
         assert solid_value(lay, sp.get(target.va, lay.size_B), 0) is None
     else:
         np.testing.assert_array_equal(body.reshape(-1, 4), np.tile(value[4:8], (W * H, 1)))
+
+
+@pytest.mark.parametrize("tiling", ["linear", "twiddled", "twiddled_compressed"])
+@pytest.mark.parametrize("fmt, record_B, offset_B", [("R8G8B8A8_UNORM", 4, 0), ("R8G8B8A8_UNORM", 12, 8),
+                                                     ("R16G16B16A16_FLOAT", 8, 0), ("R8_UNORM", 4, 3)])
+@pytest.mark.parametrize("order", ["tile_major", "random"])
+def test_a_level_gathered_in_blocks_is_numpys_take(tiling, fmt, record_B, offset_B, order, monkeypatch):
+    """A whole level stored from records in 32 x 32 tiles (tile memory's order)
+    goes through the C gather 16 words at a time (``native.gather_blocks``) when
+    the C kernel is there; pixels in a random order take numpy's gather. Both give
+    the bytes of ``take`` (GATHER_BLOCKS off), for 1-, 4- and 8-byte words read
+    from records wider than the word, at an offset."""
+    import layout
+    from drmshim.gpu.pipeline import native, pbe
+    from drmshim.gpu.texture.descriptors import format_id
+    from uapi import packets as P
+    W, H = 128, 64
+    rng = np.random.default_rng(record_B + offset_B)
+    px, py = _tile_major(W, H, 32)
+    if order == "random":
+        perm = rng.permutation(len(px))
+        px, py = px[perm], py[perm]
+    records = rng.integers(0, 256, (len(px), record_B), dtype=np.uint8)
+    lay = layout.make_miptree(W, H, levels=1, format=fmt, tiling=tiling)
+    taken = []
+    gather = native.gather_blocks
+    monkeypatch.setattr(pbe, "gather_blocks", lambda *a: (taken.append(1), gather(*a))[1])
+    images = []
+    for blocks in (True, False):
+        monkeypatch.setattr(pbe, "GATHER_BLOCKS", blocks)
+        sp = Space(1 << 20)
+        va = sp.alloc(lay.size_B, 16384)
+        desc = sp.put(P.pack("PBE", tiling=tiling.upper(), format_id=format_id(fmt), width_px=W, height_px=H,
+                             levels=1, level=0, address=va))
+        store_render_target(sp.mem, desc, offset_B, records, px, py, 1,
+                            pixels_key=("blocks", blocks, tiling, fmt, record_B, order))
+        images.append(sp.get(va, lay.size_B))
+    np.testing.assert_array_equal(images[0], images[1])
+    bpp = lay.bytes_per_block_B
+    got = layout.detile(lay, images[0], 0, 0, 0, 0, W, H).reshape(H, W, bpp)
+    np.testing.assert_array_equal(got[py, px], records[:, offset_B:offset_B + bpp])
+    if native.KERNELS.usable():
+        assert bool(taken) == (order == "tile_major")
