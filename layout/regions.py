@@ -23,8 +23,11 @@ __all__ = ["detile", "tile"]
 _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+_LOOK = object()
+
+
 def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: int, h: int,
-           out=None, native=None) -> np.ndarray:
+           out=None, native=None, solid=_LOOK) -> np.ndarray:
     """Copy a region of the image out to a linear host array.
 
     ``src_bytes`` is the whole image (a uint8 numpy array or any buffer). The region
@@ -42,6 +45,10 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
 
     ``native``: the kernels of ``layout.native.SOURCE`` built by the caller (layout
     compiles nothing), which copy whole twiddled tiles in C; the same bytes.
+
+    ``solid``: what ``solid_value`` gives for this level and layer of these very
+    bytes, when the caller knows it from an earlier look (a value, or None: not one
+    value); by default detile looks itself.
     """
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
@@ -50,7 +57,7 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     if out is not None:
         out = _as_out(out, (h_el, w_el, lay.blocksize_B))
     if level < lay.compressed_levels:
-        value = solid_value(lay, src, level, layer)
+        value = solid_value(lay, src, level, layer) if solid is _LOOK else solid
         if value is not None:       # fast-cleared: every pixel reads as one value, a fill
             if out is None:
                 out = np.empty((h_el, w_el, lay.blocksize_B), np.uint8)

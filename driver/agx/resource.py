@@ -17,6 +17,7 @@ import numpy as np
 
 import layout
 import layout.native
+from layout.compression import solid_value
 from driver.gallium import PipeBind, PipeFormat, PipeResource, PipeTextureTarget, ResourceTemplate
 from uapi import packets as P
 from uapi.native_kernels import Kernels
@@ -141,6 +142,8 @@ class AgxResource(PipeResource):
         self.writer = None
         self.readers: set = set()
         self.write_sync: int | None = None
+        self._cpu_writes = 0            # write_region calls (see _solid_look)
+        self._solid_seen: dict = {}     # (level, layer) -> (what its bytes depend on, solid_value)
         self.read_syncs: set[int] = set()
         self.persistent_maps = 0        # live MAP_PERSISTENT transfers of a buffer (never shadowed then)
         self.shadowed_B = 0             # bytes copied by shadowing since the GPU last left it idle
@@ -242,6 +245,26 @@ class AgxResource(PipeResource):
             return None
         return _TILE_COPIES
 
+    def _solid_look(self, pl, image, level: int, layer: int) -> dict:
+        """``layout.detile``'s ``solid`` argument for a compressed level of the colour
+        plane: ``solid_value`` of its bytes, looked at once and remembered while they
+        cannot have changed - the same BO and layout, the same last GPU writer
+        (``write_sync``: every batch that writes the resource replaces it) and no CPU
+        write since (``write_region`` counts them). Never for a shared BO (another
+        device or process may write it). Reading a whole fast-cleared level then costs
+        its fill alone, without the look at every tile's copies."""
+        if level >= pl.lay.compressed_levels or self.bo.shared:
+            return {}
+        state = (self.bo, pl, self.write_sync, self._cpu_writes)
+        known = self._solid_seen.get((level, layer))
+        if known is not None and all(a is b for a, b in zip(known[0], state[:3])) and known[0][3] == state[3]:
+            return {"solid": known[1]}
+        value = solid_value(pl.lay, image, level, layer)
+        if len(self._solid_seen) >= 16:
+            self._solid_seen.clear()
+        self._solid_seen[(level, layer)] = (state, value)
+        return {"solid": value}
+
     def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int,
                     out=None) -> np.ndarray:
         """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes).
@@ -252,8 +275,9 @@ class AgxResource(PipeResource):
         if out is not None:
             if d == 1 and "color" in self.planes:
                 pl = self.planes["color"]
-                raw = layout.detile(pl.lay, mem[pl.offset_B:pl.offset_B + pl.lay.size_B], level, z, x, y, w, h,
-                                    out=out, native=self._copier(w, h))
+                image = mem[pl.offset_B:pl.offset_B + pl.lay.size_B]
+                raw = layout.detile(pl.lay, image, level, z, x, y, w, h, out=out, native=self._copier(w, h),
+                                    **self._solid_look(pl, image, level, z))
                 return raw[np.newaxis]
             got = self.read_region(level, x, y, z, w, h, d)
             dst = out if isinstance(out, np.ndarray) else np.frombuffer(out, np.uint8)
@@ -289,6 +313,7 @@ class AgxResource(PipeResource):
         name = layout_format(self.template.format)
         mem = self.memory()
         data = np.asarray(data, np.uint8)
+        self._cpu_writes += 1
         for i, layer in enumerate(range(z, z + d)):
             src = data[i]
             if "color" in self.planes:

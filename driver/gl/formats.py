@@ -5,6 +5,7 @@ renderability, and the format/type combinations pixel transfers accept
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import layout
 
@@ -570,6 +571,7 @@ def depth_stencil_with_other_type(fmt: int, type: int) -> bool:
     return fmt == E.GL_DEPTH_STENCIL and type not in (E.GL_UNSIGNED_INT_24_8, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
 
 
+@lru_cache(maxsize=1024)        # a function of its enums (an error is raised again every time)
 def bytes_per_pixel(fmt: int, type: int) -> int:
     """Client bytes per pixel; GLError(GL_INVALID_ENUM) for a format or type
     that is not a pixel format/type (callers that did not validate first)."""
