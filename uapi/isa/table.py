@@ -265,6 +265,7 @@ _op("texture_sample", 0x50, (
     Field("offs", 103, Src(), when=_flag("offset")),
     Field("component", 117, UInt(2), when=_flag("gather")),
     Field("slot", 119, SLOT)), "texture_sample", schedule_class="texture", is_async=True, can_reorder=False,
+    native="texture_sample",
     doc="grad holds ddx then ddy; offs packs signed 4-bit x, y, z offsets in bits 0-3, 4-7, 8-11")
 _op("texture_load", 0x51, (
     Field("dim", 45, Enum(3, TEX_DIMS), "suffix"), Field("ms", 61, Flag(), "suffix"),

@@ -34,7 +34,7 @@ __all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate"
            "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 25
+GENERATOR_VERSION = 26
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -77,6 +77,10 @@ typedef struct {
                                  access is in range and aligned, the segments need not look */
     void *uf[4];              /* numpy's binary32 loops of log2, exp2, sin, cos (uapi/native_ufuncs.py) */
     void *ufd[4];             /* and their data pointers */
+    void *tex_fn;             /* texture_sample: the texture unit's C sampler (texture/native.py sample_2d) */
+    const void *tex_plan[4];  /* per texture segment of the program (its slot): the sampler's plan, */
+    const uint32_t *tex_words[4];   /* the image words the plan indexes, */
+    long tex_quads[4];        /* and whether the LOD comes from 2x2 quads */
 } args_t;
 """
 
@@ -930,6 +934,70 @@ def _group_function(name: str, members: list) -> str:
                       "    }", "}"])
 
 
+#: Texture instructions a program may run natively (``args_t``'s texture slots).
+TEX_SLOTS = 4
+
+
+def _texture_function(name: str, ins: Instruction, slot: int, index: int) -> tuple[str, tuple]:
+    """``texture_sample`` of the texture unit's row form (``usc.tex``: a 2D sample of
+    32-bit coordinate rows into 32-bit destination rows, implicit LOD, bias or given
+    LOD, no comparison, offsets or gather, one descriptor pair for the batch) as one
+    call of the unit's C sampler on the batch's rows: the function and the pair's
+    plan come in ``args_t``'s texture slot (``needs`` ``tex:<slot>:<index>``: the
+    interpreter step's ``native_call``, per batch). Like a shared segment it runs
+    over the whole batch on one thread; with lanes masked, or when the sampler
+    refuses the call (it then writes nothing: a coordinate it does not take), it
+    sets ``bad_lane`` and the interpreter's step runs instead."""
+    from uapi.native_ufuncs import UFUNC_OPS
+    dst, coords, mode = ins["dst"], ins["coords"], ins["lod_mode"]
+    if slot >= TEX_SLOTS or ins["dim"] != "2d" or mode not in ("auto", "bias", "lod") or ins["compare"] \
+            or ins["offset"] or ins["gather"] or coords.size != 32 or dst.size != 32 or coords.file != "r" \
+            or coords.count < 2 or dst.file != "r":
+        raise Unsupported("texture_sample of another form")
+    for src in (ins["tex"], ins["samp"]):
+        if isinstance(src, Reg) and src.file == "r":
+            raise Unsupported("texture_sample with per-lane descriptors")
+
+    def operand(src) -> tuple[str, str]:
+        """(C pointer, step) of a float operand read per lane (a row) or once."""
+        if isinstance(src, Imm):
+            return "&imm_", "0"
+        if src.size != 32:
+            raise Unsupported(f"{src.size}-bit LOD operand")
+        if src.file == "u":
+            return f"(const float *)(U + {src.half // 2})", "0"
+        return f"(const float *)(R + {src.half // 2} * S + lo)", "1"
+    lod_src = ins["lod"] if mode in ("bias", "lod") else None
+    imm = [f"const float imm_ = fb({_u32_literal(_float_bits_of_imm(lod_src.code))});"] \
+        if isinstance(lod_src, Imm) else []
+    if mode == "lod":
+        lod, bias = ", ".join(operand(lod_src)), "NULL, 0"
+    elif mode == "bias":
+        lod, bias = "quads ? NULL : &zero_, 0", ", ".join(operand(lod_src))
+    else:
+        lod, bias = "quads ? NULL : &zero_, 0", "NULL, 0"
+    c0 = coords.half // 2
+    outs = ", ".join(f"(float *)(R + {dst.half // 2 + c} * S + lo)" if c < dst.count else "NULL" for c in range(4))
+    log2 = UFUNC_OPS.index("log2")
+    text = "\n".join([
+        f"void {name}(const args_t *A, long lo, long hi) {{",
+        "    typedef int (*tex_fn_)(const void *, const uint32_t *, int, const float *, const float *, int,",
+        "                           const float *, int, const float *, int, void *, void *, float **);",
+        "    uint32_t *restrict R = A->r; const long S = A->S; const uint32_t *restrict U = A->u; (void)U;",
+        f"    if (A->exec || !A->tex_fn || !A->tex_plan[{slot}] || hi - lo > 0x7fffffffL) {{ *A->bad_lane = lo; return; }}",
+        f"    const int quads = A->tex_quads[{slot}] != 0; (void)quads;",
+        "    static const float zero_ = 0.0f; (void)zero_;",
+        *["    " + x for x in imm],
+        f"    float *out_[4] = {{{outs}}};",
+        f"    if (((tex_fn_)A->tex_fn)(A->tex_plan[{slot}], A->tex_words[{slot}], (int)(hi - lo),",
+        f"                             (const float *)(R + {c0} * S + lo), (const float *)(R + {c0 + 1} * S + lo),",
+        f"                             quads, {lod}, {bias}, A->uf[{log2}], A->ufd[{log2}], out_))",
+        "        *A->bad_lane = lo;",
+        "}"])
+    needs = (f"tex:{slot}:{index}",) + (("ufuncs",) if mode != "lod" else ())
+    return text, needs
+
+
 _OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
              "quad": _quad_function, "vote": _vote_function, "simd": _simd_function}
 
@@ -950,6 +1018,7 @@ def generate(prog) -> Plan:
             raise Unsupported(f"{ins.op.name}: no C function sem_{nat}")
     parts = [C_PRELUDE, FAST_PRELUDE, RAW_PRELUDE, ARGS_CDEF]
     plan = Plan("")
+    tex_slots = 0                   # texture segments so far (their args_t slots)
     steps = prog.steps
     blocks = _blocks(steps)
     starts = _block_starts(steps)
@@ -975,7 +1044,20 @@ def generate(prog) -> Plan:
                     continue
                 flush()
                 ufunc = _ufunc_op(ins)
-                if ufunc or (ins.op.unit in _OWN_LOOP and ins.op.native is not None):
+                if ins.op.unit == "texture_sample" and ins.op.native is not None:
+                    name = f"seg{len(plan.functions)}"
+                    try:
+                        text, needs = _texture_function(name, ins, tex_slots, j)
+                    except Unsupported:
+                        items.append(Step(j))
+                        plan.step_count += 1
+                        continue
+                    tex_slots += 1
+                    parts.append(text)
+                    plan.functions.append(name)
+                    items.append(Seg(name, j, 1, shared=True, needs=needs))
+                    plan.native_count += 1
+                elif ufunc or (ins.op.unit in _OWN_LOOP and ins.op.native is not None):
                     name = f"seg{len(plan.functions)}"
                     try:
                         text, needs = (_ufunc_function if ufunc else _OWN_LOOP[ins.op.unit])(name, ins)
@@ -1056,7 +1138,8 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
     if not items or not all(isinstance(it, Seg) for it in items):
         return
     units = [prog.instructions[it.first][1].op.unit for it in items]
-    if any(u in ("quad", "vote", "simd") for u in units) or not any(u in ("ld_tile", "st_tile") for u in units):
+    if any(u in ("quad", "vote", "simd", "texture_sample") for u in units) \
+            or not any(u in ("ld_tile", "st_tile") for u in units):
         return
     words = []
     for it, unit in zip(items, units):

@@ -349,6 +349,7 @@ class _BatchArgs:
         self.exec_arr = None
         self.ready: set = set()
         self.keep: list = []
+        self.steps = nprog.prog.steps
 
     def set_exec(self, b) -> None:
         if b.all_active:
@@ -410,6 +411,20 @@ class _BatchArgs:
             for k, (fn, data) in enumerate(found):
                 a.uf[k] = ffi.cast("void *", fn)
                 a.ufd[k] = ffi.cast("void *", data)
+            return True
+        if need.startswith("tex:"):     # a texture segment's slot: the sampler's call for this batch
+            _, slot, index = need.split(":")
+            call = getattr(self.steps[int(index)][1], "native_call", None)
+            got = call(b) if call is not None else None
+            if got is None:
+                return False
+            ((fn, plan, words), keep), quads = got
+            k = int(slot)
+            self.keep.append(keep)
+            a.tex_fn = ffi.cast("void *", fn)
+            a.tex_plan[k] = ffi.cast("void *", plan)
+            a.tex_words[k] = ffi.cast("uint32_t *", words)
+            a.tex_quads[k] = int(quads)
             return True
         if need == "quads":   # lanes come in whole 2x2 quads (else the numpy step writes zeros)
             return bool(ctx.quads) and b.n % 4 == 0

@@ -24,14 +24,16 @@ import numpy as np
 from .descriptors import (FORMAT_NAMES, InvalidDescriptor, SamplerState, TextureView, format_by_id, format_id,
                           read_sampler, read_texture)
 from .images import ATOMIC_OPS, image_atomic_view, image_load_view, image_store_view
-from .sampling import QUAD_LANES, SampleCache, _swizzle, load_view, sample_rows_2d, sample_view, size_view
+from . import native
+from .sampling import (QUAD_LANES, SampleCache, _swizzle, load_view, rows_2d_plan, sample_rows_2d, sample_view,
+                       size_view)
 from .texels import DecodeCache, fetch_level
 
 #: Big calls run in batches of this many lanes (a multiple of 4: whole quads), so
 #: every temporary stays in cache; the decoded texels are shared by the batches.
 BATCH_LANES = 1 << 15
 
-__all__ = ["BATCH_LANES", "sample", "sample_rows", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
+__all__ = ["BATCH_LANES", "sample", "sample_rows", "sample_rows_call", "load", "size", "levels", "samples", "image_load", "image_store", "image_atomic",
            "read_texture", "read_sampler", "TextureView", "SamplerState", "InvalidDescriptor",
            "format_id", "format_by_id", "FORMAT_NAMES", "ATOMIC_OPS", "QUAD_LANES"]
 
@@ -122,6 +124,16 @@ def sample_rows(mem, tex_desc_va: int, samp_desc_va: int, s: np.ndarray, t: np.n
     does not take the call."""
     view, samp = read_texture(mem, tex_desc_va), read_sampler(mem, samp_desc_va)
     return sample_rows_2d(mem, view, samp, s, t, outs, quads=quads, lod=lod, bias=bias)
+
+
+def sample_rows_call(mem, tex_desc_va: int, samp_desc_va: int, n: int, *, quads: bool):
+    """For C code that makes ``sample_rows``' C call itself (the native tier's texture
+    segments): (function, plan, words) addresses of ``native.sample_2d``'s call for
+    ``n`` lanes of the pair and what must stay alive while it runs, or None when
+    ``sample_rows`` would not take the call (the C function itself refuses a call
+    whose coordinates it does not take, writing nothing)."""
+    taken = rows_2d_plan(mem, read_texture(mem, tex_desc_va), read_sampler(mem, samp_desc_va), n, quads)
+    return None if taken is None else (native.addresses(*taken), taken)
 
 
 def load(mem, tex_desc_va, coords, lod, sample=None) -> np.ndarray:

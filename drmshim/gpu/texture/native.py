@@ -24,7 +24,7 @@ from uapi import packets as P
 
 from uapi.native_kernels import Kernels
 
-__all__ = ["unorm8_bilinear_2d", "Plan2D", "sample_2d", "available", "ENABLED", "MIN_LANES"]
+__all__ = ["unorm8_bilinear_2d", "Plan2D", "sample_2d", "addresses", "available", "ENABLED", "MIN_LANES"]
 
 #: Tests switch the kernel off to compare with the numpy path.
 ENABLED = True
@@ -580,6 +580,15 @@ class Plan2D:
         c.reach = 2.0
         for k, v in enumerate(sel):
             c.byte[k], c.sel[k] = max(v, 0), v
+
+
+def addresses(plan: Plan2D, words: np.ndarray) -> tuple[int, int, int]:
+    """(``sample_2d``'s C function, the plan's ``tex2d_plan_t``, the words) as addresses,
+    for C code that calls the function itself (the native tier's texture segments,
+    with the arguments ``sample_2d`` below passes). The plan and words must outlive the call."""
+    ffi = _KERNELS.ffi
+    return (int(ffi.cast("uintptr_t", _KERNELS.lib.sample_2d)), int(ffi.cast("uintptr_t", plan.c)),
+            words.ctypes.data)
 
 
 def sample_2d(plan: Plan2D, words: np.ndarray, s, t, quads: bool, lod, bias, outs) -> bool:

@@ -368,21 +368,29 @@ def sample_rows_2d(mem, view: TextureView, samp: SamplerState, s: np.ndarray, t:
     the numpy path makes could fault), through the view's column tables. Returns
     False, having written nothing, when the call is not of that kind or the range
     has no window (the caller runs ``sample_view``)."""
-    n = s.shape[0]
-    if not FAST_PATHS or n == 0 or (quads and n % 4):
-        return False
-    if (n < native.MIN_LANES and not native.built()) or not native.available():
-        return False
-    plan = _plan_2d(view, samp)
-    if plan is None:
-        return False
     if s.dtype != F32 or t.dtype != F32 or not (s.flags.c_contiguous and t.flags.c_contiguous):
         return False
+    taken = rows_2d_plan(mem, view, samp, s.shape[0], quads)
+    return taken is not None and native.sample_2d(*taken, s, t, quads, lod, bias, outs)
+
+
+def rows_2d_plan(mem, view: TextureView, samp: SamplerState, n: int, quads: bool):
+    """What ``sample_rows_2d`` calls ``native.sample_2d`` with for ``n`` lanes of the
+    pair: (plan, the words of its span), or None when it does not take the call (the
+    same conditions; the coordinates are the C function's to check). The native
+    tier's texture segments call the C function themselves with these."""
+    if not FAST_PATHS or n == 0 or (quads and n % 4):
+        return None
+    if (n < native.MIN_LANES and not native.built()) or not native.available():
+        return None
+    plan = _plan_2d(view, samp)
+    if plan is None:
+        return None
     window = getattr(mem, "window", None)
     words = None if window is None else window(plan.address, plan.nbytes, True)
     if words is None or words.ctypes.data % 4:
-        return False
-    return native.sample_2d(plan, words, s, t, quads, lod, bias, outs)
+        return None
+    return plan, words
 
 
 def _plan_2d(view: TextureView, samp: SamplerState):

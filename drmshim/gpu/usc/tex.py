@@ -137,6 +137,19 @@ def compile_texture_sample(ins: Instruction):
         outs = [b.rows_f32[dst.half // 2 + c] if c < dst.count else None for c in range(4)]
         return fn(b.mem, tva, sva, s_row, t_row, outs, quads=quads, lod=lod_v, bias=bias_v)
 
+    def native_call(b):
+        """The unit's C call for this batch's rows, made by native code itself (the
+        native tier's texture segment, ``codegen._texture_function``): ((function,
+        plan, words) addresses, what to keep alive) and whether the LOD comes from
+        quads, or None when ``sample_rows`` would not take the batch."""
+        fn = getattr(texture_unit(), "sample_rows_call", None)
+        tva, sva = tex(b, None), samp(b, None)
+        if not rows_form or fn is None or not isinstance(tva, int) or not isinstance(sva, int):
+            return None
+        quads = mode != "lod" and bool(b.ctx.quads)
+        got = fn(b.mem, tva, sva, b.n, quads=quads)
+        return None if got is None else (got, quads)
+
     def step(b):
         if rows_form and b.all_active and sample_rows(b):
             return
@@ -173,6 +186,7 @@ def compile_texture_sample(ins: Instruction):
         c = xyz if idx is None else xyz[idx]
         res = texture_unit().sample(b.mem, tex(b, idx), samp(b, idx), c, **kw)
         _write_result(b, dst, res, idx)
+    step.native_call = native_call
     return step
 
 

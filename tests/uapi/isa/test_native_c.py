@@ -12,7 +12,8 @@ from uapi.isa import OPS
 from uapi.isa.native import C_PRELUDE, c_functions
 
 # forms the code generator writes itself
-GENERATOR_FORMS = {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy", "vote", "simd"}
+GENERATOR_FORMS = {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy", "vote", "simd",
+                   "texture_sample"}
 
 
 def test_every_native_name_exists():
