@@ -851,7 +851,7 @@ class _PassContext:
             f = idx
             if st.quads:    # quads, the pick and the records in one C pass (pipeline/native.py)
                 fused = quads_single_sample(frags.x, frags.y, frags.tri, f, self.frame.W, self.frame.H,
-                                            self.record_of, self.origin)
+                                            self.record_of, self.origin, centres=st.uses_iter)
             if fused is None:
                 s = np.zeros(len(idx), np.int32)
                 x, y, tri = self._pick(frags.x, f), self._pick(frags.y, f), self._pick(frags.tri, f)
@@ -864,8 +864,9 @@ class _PassContext:
         helper = None
         lane_of = None                                  # lane of each (f_local, s) pair
         centres = None                                  # iter's positions, when made with the records
-        if fused is not None:
-            x, y, tri, s, f, helper, lane_of, rec = fused
+        clamped = None                                  # the records with 0 for -1, when made with them
+        if fused is not None:       # (with iter's positions when it reads them, and the clamped records)
+            x, y, tri, s, f, helper, lane_of, rec, clamped, centres = fused
         elif st.quads:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
         n = len(x)
@@ -896,7 +897,7 @@ class _PassContext:
         if direct:
             # only helper lanes lack a record (-1): the others' records are in range
             # (helpers' index into the thread's lane scratch: a fresh array costs its page faults)
-            tile, tile_index = self.tile_buffer, records if helper is None else \
+            tile, tile_index = self.tile_buffer, records if helper is None else clamped if clamped is not None else \
                 np.maximum(records, 0, out=lane_array("tile_index", records.shape, records.dtype))
         else:
             tile, tile_index = self.tile_buffer[np.maximum(records, 0)], np.arange(n, dtype=np.int64)

@@ -9,7 +9,8 @@ first fragment's key), a presence table ranking the keys (``fragment._dense_rank
 table, used under the same condition), one pass in fragment order gathering each
 quad's facts into a cache line of its own (the last fragment's wins, as numpy's),
 and one pass writing the lanes quad by quad, sequentially (scattering the lanes
-from the fragments had cost a third more). The numpy code is the specification and the results are
+from the fragments had cost a third more), with the tile index of each lane (its
+record, 0 outside) and, when asked, its pixel centre. The numpy code is the specification and the results are
 the same arrays (values and dtypes); the quads' arrays are views of a per-thread
 scratch, valid until the thread's next call. ``SHIMGL_DEBUG=interp`` or no C compiler runs
 numpy (``uapi.native_kernels``).
@@ -45,7 +46,8 @@ long quad_ranks(long n, const int32_t *key, int64_t lo, long span, int32_t *rank
 void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                const int32_t *key, int64_t lo, const int32_t *rank, long nq, void *quad_info,
                int32_t *X, int32_t *Y, int32_t *TRI, int32_t *SS, int64_t *FF, uint8_t *helper, int64_t *real,
-               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift);
+               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift, float *pos,
+               int64_t *clamped);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
                 long y0, long w, int64_t *out, float *pos);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
@@ -91,17 +93,22 @@ long quad_ranks(long n, const int32_t *key, int64_t lo, long span, int32_t *rank
     return c;
 }
 
-/* one quad's facts, written in fragment order (the last fragment's base pixel, primitive
-   and index win, as numpy's first[quad] = arange) and read in quad order: one cache line */
-typedef struct { int32_t bx, by, t, real_slots; int64_t last; int64_t own[4]; int64_t pad; } quad_info_t;
+/* one quad's facts, written in fragment order and read in quad order (32 bytes, two to a
+   cache line): its base pixel and primitive (the same for every fragment of the quad: they
+   make its key), the slots of its fragments and each slot's fragment (a later fragment of a
+   slot replaces an earlier one), and the slot the last of them (in fragment order) wrote:
+   the quad's last fragment, as numpy's first[quad] = arange. Fragment indices as int32
+   (the caller checks they fit). */
+typedef struct { int32_t bx, by, t; uint8_t real_slots, last_slot, pad0, pad1; int32_t own[4]; } quad_info_t;
 
 /* fragment._quads' lanes (with the lanes' records, -1 outside the region): each quad
    gathers its facts from its fragments (in fragment order), then the lanes are written
-   quad by quad: a real lane's own fragment, a helper lane the quad's last fragment. */
+   quad by quad, sequentially: a real lane's own fragment, a helper lane the quad's last. */
 void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                const int32_t *key, int64_t lo, const int32_t *rank, long nq, void *quad_info,
                int32_t *X, int32_t *Y, int32_t *TRI, int32_t *SS, int64_t *FF, uint8_t *helper, int64_t *real,
-               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift) {
+               const int64_t *record_of, long x0, long y0, long w, long h, int64_t *rec, int shift, float *pos,
+               int64_t *clamped) {
     quad_info_t *qi = (quad_info_t *)quad_info;
     const int32_t lo32 = (int32_t)lo;
     for (long q = 0; q < nq; q++) qi[q].real_slots = 0;
@@ -115,30 +122,51 @@ void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri
         v->bx = x & ~1;
         v->by = y & ~1;
         v->t = ftri[j];
-        v->last = j;
-        v->real_slots |= 1 << slot;
-        v->own[slot] = j;
+        v->own[slot] = (int32_t)j;
+        v->last_slot = (uint8_t)slot;
+        v->real_slots |= (uint8_t)(1 << slot);
     }
     const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
+    const long m = 4 * nq;
     for (long q = 0; q < nq; q++) {
-        const quad_info_t *v = qi + q;
+        const quad_info_t v = qi[q];
+        const int64_t last = v.own[v.last_slot];
+        const long lane = 4 * q;
+        const int32_t x = v.bx, y = v.by;
+        X[lane] = x; X[lane + 1] = x + 1; X[lane + 2] = x; X[lane + 3] = x + 1;
+        Y[lane] = y; Y[lane + 1] = y; Y[lane + 2] = y + 1; Y[lane + 3] = y + 1;
+        TRI[lane] = TRI[lane + 1] = TRI[lane + 2] = TRI[lane + 3] = v.t;
+        SS[lane] = SS[lane + 1] = SS[lane + 2] = SS[lane + 3] = 0;
+        const unsigned own = v.real_slots;
         for (int slot = 0; slot < 4; slot++) {
-            long lane = 4 * q + slot;
-            int32_t x = v->bx + (slot & 1), y = v->by + (slot >> 1);
-            X[lane] = x;
-            Y[lane] = y;
-            TRI[lane] = v->t;
-            SS[lane] = 0;
-            int own = (v->real_slots >> slot) & 1;
-            helper[lane] = (uint8_t)!own;
-            FF[lane] = own ? v->own[slot] : v->last;
-            long rx = x - x0, ry = y - y0;
-            int inside = rx >= 0 && rx < w && ry >= 0 && ry < h;
-            if (!inside) rec[lane] = -1;
-            else if (shift)    /* whole tiles in tile order (see _tile_major): arithmetic */
-                rec[lane] = (((ry >> shift) * tiles_x + (rx >> shift)) << (2 * shift)) + ((ry & mask) << shift)
-                            + (rx & mask);
-            else rec[lane] = record_of[ry * w + rx];
+            const int mine = (own >> slot) & 1;
+            helper[lane + slot] = (uint8_t)(mine ^ 1);
+            FF[lane + slot] = mine ? (int64_t)v.own[slot] : last;
+        }
+        const long rx = x - x0, ry = y - y0;
+        if (rx >= 0 && rx + 1 < w && ry >= 0 && ry + 1 < h && shift) {
+            /* the whole quad inside, whole tiles in tile order (see _tile_major; a tile's side
+               is even and the quad aligned: its four pixels lie in one tile): arithmetic */
+            const int64_t r = (((ry >> shift) * tiles_x + (rx >> shift)) << (2 * shift)) + ((ry & mask) << shift)
+                              + (rx & mask);
+            rec[lane] = r; rec[lane + 1] = r + 1; rec[lane + 2] = r + mask + 1; rec[lane + 3] = r + mask + 2;
+        } else {
+            for (int slot = 0; slot < 4; slot++) {
+                const long px = rx + (slot & 1), py = ry + (slot >> 1);
+                if (!(px >= 0 && px < w && py >= 0 && py < h)) rec[lane + slot] = -1;
+                else if (shift)
+                    rec[lane + slot] = (((py >> shift) * tiles_x + (px >> shift)) << (2 * shift))
+                                       + ((py & mask) << shift) + (px & mask);
+                else rec[lane + slot] = record_of[py * w + px];
+            }
+        }
+        if (clamped)        /* the records with -1 (outside) as 0: numpy's maximum(rec, 0) */
+            for (int slot = 0; slot < 4; slot++) clamped[lane + slot] = rec[lane + slot] < 0 ? 0 : rec[lane + slot];
+        if (pos) {          /* the pixel centres, rows m apart: x converts to float32, then + 0.5 */
+            const float fx0 = (float)x + 0.5f, fx1 = (float)(x + 1) + 0.5f;
+            const float fy0 = (float)y + 0.5f, fy1 = (float)(y + 1) + 0.5f;
+            pos[lane] = fx0; pos[lane + 1] = fx1; pos[lane + 2] = fx0; pos[lane + 3] = fx1;
+            pos[m + lane] = fy0; pos[m + lane + 1] = fy0; pos[m + lane + 2] = fy1; pos[m + lane + 3] = fy1;
         }
     }
 }
@@ -217,15 +245,19 @@ DENSE_RANK_SPAN = 4
 
 
 def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.ndarray, W: int, H: int,
-                        record_of: np.ndarray, origin: tuple[int, int]):
+                        record_of: np.ndarray, origin: tuple[int, int], centres: bool = False):
     """``_quads(fx[f], fy[f], ftri[f], zeros, f, 1, W, H)`` and the lanes' records
     (``record_of`` of region origin ``origin``; -1 outside it): (X, Y, TRI, SS, FF,
-    helper, real, rec), or None when the kernel does not take the call (the caller
-    runs numpy)."""
+    helper, real, rec, clamped, pos), or None when the kernel does not take the call
+    (the caller runs numpy). From the same pass: ``clamped``, the records with -1 as
+    0 (``np.maximum(rec, 0)``: a helper lane's tile index), and with ``centres`` the
+    lanes' pixel centres ``pos`` (float32 (2, lanes): ``iter``'s positions, as
+    ``records_at`` makes them; else None)."""
     n = len(f)
     if n < max(MIN_FRAGMENTS, 1) or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or f.dtype != np.int64 \
-            or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or not KERNELS.usable():
-        return None
+            or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or len(fx) >= 1 << 31 \
+            or not KERNELS.usable():
+        return None         # (fragment indices are kept as int32 in the quads' facts)
     fx, fy, ftri, f = (np.ascontiguousarray(a) for a in (fx, fy, ftri, f))
     k, lib, p = KERNELS, KERNELS.lib, KERNELS.ptr
     qw, qh = (W + 1) // 2 + 1, (H + 1) // 2 + 1
@@ -247,16 +279,19 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
     FF, rec = scratch.empty("FF", (m,), np.int64), scratch.empty("rec", (m,), np.int64)
     real = scratch.empty("real", (n,), np.int64)
     helper = scratch.empty("helper", (m,), np.bool_)
+    clamped = scratch.empty("clamped", (m,), np.int64)
+    pos = scratch.empty("pos", (2, m), np.float32) if centres else None
     h, w = record_of.shape
     lib.quad_pick(n, p(fx, i32), p(fy, i32), p(ftri, i32), p(f, i64), p(key, i32), lo, p(rank, i32), nq,
                   p(info, "void *"), p(X, i32), p(Y, i32), p(TRI, i32), p(SS, i32), p(FF, i64),
                   k.ffi.cast("uint8_t *", helper.ctypes.data), p(real, i64), p(record_of, i64), origin[0], origin[1],
-                  w, h, p(rec, i64), _tile_major(record_of, origin))
-    return X, Y, TRI, SS, FF, helper, real, rec
+                  w, h, p(rec, i64), _tile_major(record_of, origin), k.ffi.NULL if pos is None else p(pos, "float *"),
+                  p(clamped, i64))
+    return X, Y, TRI, SS, FF, helper, real, rec, clamped, pos
 
 
-#: bytes of quad_pick's per-quad facts (quad_info_t: one cache line)
-_QUAD_INFO_B = 64
+#: bytes of quad_pick's per-quad facts (quad_info_t: two to a cache line)
+_QUAD_INFO_B = 32
 
 
 def lane_array(name: str, shape: tuple, dtype) -> np.ndarray:

@@ -15,13 +15,23 @@ pytestmark = pytest.mark.skipif(not native.KERNELS.usable(), reason="no C compil
 
 
 def _numpy(fx, fy, ftri, f, W, H, record_of, origin):
+    """The kernel's results from numpy: _quads, the records (-1 outside), the records
+    clamped at 0 and the pixel centres (float32 x + 0.5, y + 0.5)."""
     x, y, tri = fx[f], fy[f], ftri[f]
     s = np.zeros(len(f), np.int32)
     X, Y, TRI, SS, FF, helper, real = _quads(x, y, tri, s, f, 1, W, H)
     (x0, y0), (h, w) = origin, record_of.shape
     rec = record_of[np.clip(Y - y0, 0, h - 1), np.clip(X - x0, 0, w - 1)]
     rec = np.where((X >= x0) & (X < x0 + w) & (Y >= y0) & (Y < y0 + h), rec, -1)
-    return X, Y, TRI, SS, FF, helper, real, rec
+    pos = np.stack([np.add(X, np.float32(0.5), dtype=np.float32), np.add(Y, np.float32(0.5), dtype=np.float32)])
+    return X, Y, TRI, SS, FF, helper, real, rec, np.maximum(rec, 0), pos
+
+
+def _same_arrays(got, want):
+    assert len(got) == len(want)
+    for g, w_ in zip(got, want):
+        assert g.dtype == w_.dtype
+        np.testing.assert_array_equal(g, w_)
 
 
 @pytest.mark.parametrize("W, H, origin, region_h", [(97, 61, (0, 0), 61), (128, 96, (0, 32), 32)])
@@ -42,14 +52,39 @@ def test_quads_single_sample_equal_numpy(monkeypatch, W, H, origin, region_h, or
     record_of = np.full((region_h, W), -1, np.int64)
     inside = rng.random(record_of.shape) < 0.9
     record_of[inside] = np.arange(int(inside.sum()))
-    got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin)
+    got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin, centres=True)
     assert got is not None
-    want = _numpy(fx, fy, ftri, f, W, H, record_of, origin)
-    for g, w_ in zip(got, want):
-        assert g.dtype == w_.dtype
-        np.testing.assert_array_equal(g, w_)
+    _same_arrays(got, _numpy(fx, fy, ftri, f, W, H, record_of, origin))
+    assert native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin)[9] is None   # not asked
     assert got[5].any() and not got[5].all()          # some helper lanes, some real
     assert (got[7] == -1).any()                         # some lanes outside the region
+
+
+@pytest.mark.parametrize("tile", [2, 16])
+def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile):
+    """Records of whole tiles in tile order (the kernel's arithmetic records, a whole
+    quad's at once), fragments of three triangles in record order with repeats (a
+    later fragment of a pixel replaces an earlier one, as numpy's)."""
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    rng = np.random.default_rng(41)
+    W, H = 64, 32
+    parts = []
+    for t in range(3):
+        ys, xs = np.nonzero(rng.random((H, W)) < 0.5)
+        parts.append((np.full(len(xs), t, np.int32), xs.astype(np.int32), ys.astype(np.int32)))
+    ftri, fx, fy = (np.concatenate(p) for p in zip(*parts))
+    y, x = np.mgrid[0:H, 0:W]
+    s = tile.bit_length() - 1
+    record_of = ((((y >> s) * (W >> s) + (x >> s)) << (2 * s)) + ((y & (tile - 1)) << s) + (x & (tile - 1)))
+    record_of = record_of.astype(np.int64)
+    record_of.flags.writeable = False                  # (a remembered pixel map: native._tile_major)
+    assert native._tile_major(record_of, (0, 0)) == s
+    f = np.argsort(record_of[fy, fx], kind="stable").astype(np.int64)
+    f = np.concatenate([f, rng.choice(f, 200)])        # repeats, out of order
+    got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, (0, 0), centres=True)
+    assert got is not None
+    _same_arrays(got, _numpy(fx, fy, ftri, f, W, H, record_of, (0, 0)))
+    assert got[5].any() and not got[5].all()
 
 
 def test_quads_kernel_declines_sparse_keys(monkeypatch):
