@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from .fileformat import VERSION, Writer
 from .memimage import PAGE_SIZE_B
@@ -52,8 +53,9 @@ class CoreDumper:
         self._lock = threading.Lock()
         self.paths: list[str] = []
 
-    def job_done(self, file, queue, job, copied, seq: int) -> str | None:
-        """Called when ``job`` completes (before its fence signals): dump if any command faulted."""
+    def job_done(self, file, queue, job, copied: Callable[[], tuple], seq: int) -> str | None:
+        """Called when ``job`` completes (before its fence signals): dump if any command
+        faulted. ``copied()`` gives what :func:`~.snapshot.copy_submit` returns for it."""
         faulted = [c for c in job.firmware_job.commands if c.feedback.fault is not None]
         if not faulted:
             return None
@@ -73,7 +75,7 @@ class CoreDumper:
         directory = dump_dir()
         path = os.path.join(directory, f"shimgl-fault-{os.getpid()}-{next(_dump_numbers):04d}.dump")
         try:
-            self._write(path, file, queue, faulted, copied, seq)
+            self._write(path, file, queue, faulted, copied(), seq)
         except Exception as e:  # noqa: BLE001 - a failed dump must not take the GPU down
             print(f"shimgl: {what}; writing the core dump {path} failed: {e}", file=sys.stderr, flush=True)
             return None

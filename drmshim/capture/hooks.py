@@ -53,17 +53,16 @@ class KernelHooks:
             previous = self._last_done.get(queue)
             self._last_done[queue] = job.done
         wanted = self.capture.wanted()
-        if wanted is None and not self.dumps_enabled:
-            return
-        copied = copy_submit(arg, *user_bytes)
         if wanted is not None:
-            self.capture.capture(*wanted, file, queue, job, copied, previous, seq)
+            self.capture.capture(*wanted, file, queue, job, copy_submit(arg, *user_bytes), previous, seq)
         if self.dumps_enabled:
             complete = job.complete
 
             def complete_and_dump(error: int) -> None:
+                # the submission is decoded for the dump only: a job that faulted
+                # (``arg`` is SUBMIT's own copy of the struct, never reused)
                 try:
-                    self.dumper.job_done(file, queue, job, copied, seq)
+                    self.dumper.job_done(file, queue, job, lambda: copy_submit(arg, *user_bytes), seq)
                 except Exception:  # noqa: BLE001
                     traceback.print_exc()
                 complete(error)

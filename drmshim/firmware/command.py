@@ -21,6 +21,7 @@ __all__ = ["Attachment", "Counters", "Feedback", "FirmwareCommand", "COUNTER_NAM
 
 # One source: the fields of the QUEUE_COUNTERS extension struct.
 COUNTER_NAMES: tuple[str, ...] = tuple(name for name, _ in uapi.ffi.typeof("struct drm_asahi_queue_counters").fields)
+_KNOWN_COUNTERS = frozenset(COUNTER_NAMES)
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ class Counters:
 
     def add(self, **amounts: int) -> None:
         """``counters.add(vertices=3, primitives=1)``; unknown names are a ValueError."""
-        unknown = set(amounts) - set(COUNTER_NAMES)
-        if unknown:
+        if not _KNOWN_COUNTERS.issuperset(amounts):
+            unknown = set(amounts) - _KNOWN_COUNTERS
             raise ValueError(f"unknown performance counters {sorted(unknown)}; known: {COUNTER_NAMES}")
         with self._lock:
             for name, amount in amounts.items():

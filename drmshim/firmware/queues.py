@@ -48,6 +48,14 @@ from .watchdog import DEFAULT_TIMEOUT_MS, JobTimeout, run_budgeted
 __all__ = ["Firmware", "FirmwareJob", "QUEUE_NAMES", "STATUS_ERRNO"]
 
 QUEUE_NAMES = ("Compute", "Vertex", "Fragment")
+#: Each half of a command: the executor's entry point (a blit falls back to
+#: ``run_fragment``) and the timestamp pair it writes.
+_ENTRY = {"vertex": "run_vertex", "fragment": "run_fragment", "compute": "run_compute", "blit": "run_blit"}
+_STAMP = {"vertex": "vertex", "fragment": "fragment", "blit": "fragment", "compute": "compute"}
+_FEEDBACK_RECORD = uapi.ffi.typeof("struct drm_asahi_cmd_feedback *")
+#: The record's fields copied from the command's Feedback as they are.
+_FEEDBACK_FIELDS = ("status", "start_ns", "end_ns", "vertex_start_ns", "vertex_end_ns", "fragment_start_ns",
+                    "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders")
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 #: The fence error of a job whose first failed command ended with each status
 #: (what the Asahi kernel gives its fences for each kind of work error).
@@ -89,7 +97,8 @@ class _Ring:
     waited: dict = field(default_factory=lambda: {"render": -1, "compute": -1})
     thread: threading.Thread | None = None
     cv: threading.Condition | None = None     # on the firmware's lock: this queue's thread waits on it
-    waiting: bool = False                     # its thread waits for a counter (a WAIT op)
+    idle: bool = False                        # its thread sleeps: no op, or its first op a WAIT not yet met
+    wakeups: int = 0                          # times its thread was woken (a test hook)
 
 
 class Firmware:
@@ -174,10 +183,9 @@ class Firmware:
                     compute.ops.append(_Op("RUN", command.name, job, half="compute", command=command,
                                            bumps=("compute",)))
             self._start_threads()
-            for name, ring in self.rings.items():
-                if len(ring.ops) != queued[name]:
+            for name, ring in self.rings.items():   # wake a queue only for work it can start
+                if ring.idle and len(ring.ops) != queued[name] and self._runnable(ring):
                     ring.cv.notify()
-            self.cv.notify_all()
 
     # ----------------------------------------------------------- execution
     def _start_threads(self) -> None:
@@ -193,6 +201,13 @@ class Firmware:
         for listener in list(self.listeners):
             listener(event)
 
+    def _runnable(self, ring: _Ring) -> bool:
+        """(Under the lock.) Whether the queue's first op can start: a RUN, or a WAIT met."""
+        if not ring.ops:
+            return False
+        op = ring.ops[0]
+        return op.op == "RUN" or self.done[op.counter] >= op.target
+
     def _thread_main(self, ring: _Ring) -> None:
         try:
             self._loop(ring)
@@ -206,27 +221,46 @@ class Firmware:
                 callback()
 
     def _loop(self, ring: _Ring) -> None:
+        """Run the queue's ops in order. The thread sleeps while its first op cannot
+        start (none, or a WAIT whose counter is short) and is woken only when that
+        changes: by ``submit`` for new work it can start, by the queue whose RUN
+        meets its WAIT. WAITs already met are passed without sleeping (one wake-up
+        per command half, none for the WAIT before it)."""
+        ops, done, cv = ring.ops, self.done, ring.cv
+        listeners = self.listeners
         while True:
-            with ring.cv:
-                ring.cv.wait_for(lambda: ring.ops or self._stopping)
-                if not ring.ops:
-                    return
-                op = ring.ops.popleft()
-            self._emit(ring, op)
-            if op.op == "WAIT":
-                with ring.cv:
-                    ring.waiting = True
-                    ring.cv.wait_for(lambda: self.done[op.counter] >= op.target)
-                    ring.waiting = False
-                continue
+            passed = []
+            with cv:
+                while True:
+                    if ops:
+                        op = ops[0]
+                        if op.op == "RUN":
+                            ops.popleft()
+                            break
+                        if done[op.counter] >= op.target:
+                            passed.append(ops.popleft())
+                            continue
+                    elif self._stopping:
+                        op = None
+                        break
+                    ring.idle = True
+                    cv.wait()
+                    ring.idle = False
+                    ring.wakeups += 1
+            if listeners:
+                for wait in passed:
+                    self._emit(ring, wait)
+                if op is not None:
+                    self._emit(ring, op)
+            if op is None:
+                return
             self._run(op)
             with self.cv:
                 for counter in op.bumps:
-                    self.done[counter] += 1
+                    done[counter] += 1
                 for other in self.rings.values():
-                    if other.waiting:
+                    if other.idle and other is not ring and self._runnable(other):
                         other.cv.notify()
-                self.cv.notify_all()
             if op.half != "vertex":
                 self._command_done(op.job, op.command)
 
@@ -241,14 +275,13 @@ class Firmware:
             command.counters.add(cancelled=1)
             return
         half = op.half
-        run = {"vertex": self.executor.run_vertex, "fragment": self.executor.run_fragment,
-               "compute": self.executor.run_compute,
-               "blit": getattr(self.executor, "run_blit", self.executor.run_fragment)}[half]
-        stamp = "vertex" if half == "vertex" else ("fragment" if half in ("fragment", "blit") else "compute")
+        run = getattr(self.executor, _ENTRY[half], None) or self.executor.run_fragment  # run_blit is optional
+        stamp = _STAMP[half]
         start_ns = time.monotonic_ns()
-        if half in ("vertex", "compute", "blit"):
+        if half != "fragment":
             feedback.start_ns = start_ns
-        self._timestamp(command, f"{stamp}_start", start_ns)
+        if command.timestamp_targets:
+            self._timestamp(command, f"{stamp}_start", start_ns)
         if self.gpu_lock is not None:
             with self.gpu_lock:   # waiting for the GPU spends no budget
                 error, budget = run_budgeted(self.timeout_ms, run, command)
@@ -277,7 +310,8 @@ class Firmware:
         elif half in ("fragment", "blit"):
             feedback.fragment_start_ns, feedback.fragment_end_ns = start_ns, end_ns
         feedback.end_ns = end_ns
-        self._timestamp(command, f"{stamp}_end", end_ns)
+        if command.timestamp_targets:
+            self._timestamp(command, f"{stamp}_end", end_ns)
 
     @staticmethod
     def _timestamp(command: FirmwareCommand, which: str, value_ns: int) -> None:
@@ -312,20 +346,16 @@ class Firmware:
             return
         phys, size_B = command.feedback_target
         fb = command.feedback
-        record = uapi.ffi.new("struct drm_asahi_cmd_feedback *")
-        record.status = fb.status
-        record.command_index = command.index
-        for name in ("start_ns", "end_ns", "vertex_start_ns", "vertex_end_ns", "fragment_start_ns",
-                     "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders"):
-            setattr(record, name, getattr(fb, name))
+        fields = {name: getattr(fb, name) for name in _FEEDBACK_FIELDS}
+        fields["command_index"] = command.index
         if fb.fault is not None:
-            record.fault_address = fb.fault.address
-            record.fault_unit = unit_number(fb.fault.unit)
-            record.flags = (uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
-                            | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
-                            | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
-        raw = np.frombuffer(uapi.ffi.buffer(record), dtype=np.uint8)[:size_B]
-        command.physical[phys:phys + raw.size] = raw
+            fields["fault_address"] = fb.fault.address
+            fields["fault_unit"] = unit_number(fb.fault.unit)
+            fields["flags"] = (uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
+                               | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
+                               | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
+        record = uapi.ffi.new(_FEEDBACK_RECORD, fields)
+        command.physical[phys:phys + size_B] = np.frombuffer(uapi.ffi.buffer(record, size_B), dtype=np.uint8)
 
     # ------------------------------------------------------------ lifetime
     def drain(self, timeout_s: float | None = None) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import uapi
 
@@ -55,6 +55,18 @@ _UNLOCKED = {"DRM_IOCTL_ASAHI_QUEUE_DESTROY"}
 #: ioctls that open a descriptor and return it in ``fd``: closed again when the result
 #: cannot be written back (EFAULT), so no descriptor is left that userspace never saw
 _CREATE_FD = {"DRM_IOCTL_PRIME_HANDLE_TO_FD", "DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD"}
+
+
+class _Request(NamedTuple):
+    """One known ioctl number: its name, argument struct, the bytes copied in (and
+    back out when ``reads_back``), its handler, and whether it runs under the file lock."""
+
+    name: str
+    struct: str
+    size_B: int
+    handler: Callable
+    locked: bool
+    reads_back: bool
 
 
 def _model_or_null(kernel: "Kernel") -> GPUExecutor:
@@ -113,6 +125,7 @@ class Kernel:
         self.files: list[DRMFile] = []
         self._lock = threading.Lock()
         self._impl = {**SYNC_IOCTLS, **self._asahi_ioctls()}
+        self._requests: dict[int, _Request] = {}   # ioctl number -> what it means, decoded once
         self.hooks = capture_hooks.install(self)  # SHIMGL_CAPTURE, fault dumps, SHIMGL_DEBUG=trace
 
     @staticmethod
@@ -127,35 +140,42 @@ class Kernel:
             self.files.append(file)
         return file
 
-    def ioctl(self, file: DRMFile, request: int, arg) -> int:
-        check(not file.closed, errno.EBADF, "file is closed")
-        nr = uapi.drm.ioc_nr(request)
-        spec = uapi.drm.BY_NR.get(nr)
+    def _decode_request(self, request: int) -> _Request:
+        """What an ioctl number means here (EINVAL for one we do not know)."""
+        spec = uapi.drm.BY_NR.get(uapi.drm.ioc_nr(request))
         if spec is None or (request >> 8) & 0xFF != uapi.drm.ioctls.DRM_IOCTL_BASE:
             raise fail(errno.EINVAL, f"unknown ioctl 0x{request:x}")
+        # userspace's struct may be shorter (older) or longer (newer) than ours
+        size_B = min(uapi.drm.ioc_size(request), ffi.sizeof(spec.struct))
+        return _Request(spec.name, spec.struct, size_B, self._impl[spec.name],
+                        spec.name not in BLOCKING and spec.name not in _UNLOCKED, "R" in spec.direction)
+
+    def ioctl(self, file: DRMFile, request: int, arg) -> int:
+        if file.closed:
+            raise fail(errno.EBADF, "file is closed")
+        what = self._requests.get(request)
+        if what is None:
+            what = self._requests[request] = self._decode_request(request)
         address = address_of(arg)
-        user_size = uapi.drm.ioc_size(request)
-        kernel_size = ffi.sizeof(spec.struct)
-        n = min(user_size, kernel_size)
-        kbuf = copy_struct_from_user(spec.struct, address, n)
-        handler = self._impl[spec.name]
+        n = what.size_B
+        kbuf = copy_struct_from_user(what.struct, address, n)
         try:
-            if spec.name in BLOCKING or spec.name in _UNLOCKED:
-                handler(self, file, kbuf)
-            else:
+            if what.locked:
                 with file.lock:
-                    handler(self, file, kbuf)
+                    what.handler(self, file, kbuf)
+            else:
+                what.handler(self, file, kbuf)
         except OSError:
             raise
         except Exception as error:  # noqa: BLE001 - a kernel bug must not reach userspace as Python
-            raise kernel_bug(spec.name, error) from error
-        if "R" in spec.direction:
+            raise kernel_bug(what.name, error) from error
+        if what.reads_back:
             try:
                 copy_struct_to_user(address, kbuf, n)
             except OSError:
                 # the new descriptor never reached userspace: it is not left open (as the
                 # kernel reserves an fd, copies the result out, then installs it)
-                if spec.name in _CREATE_FD:
+                if what.name in _CREATE_FD:
                     uapi.close(int(kbuf.fd))
                 raise
         return 0

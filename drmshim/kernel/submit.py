@@ -30,7 +30,7 @@ from uapi import packets as P
 from ..firmware import Attachment, FirmwareCommand, FirmwareJob
 from .errors import check, errno, fail
 from .syncobj import Fence
-from .usercopy import array_size, copy_from_user, struct_from_bytes
+from .usercopy import array_size, copy_from_user, copy_ranges_from_user, struct_from_bytes
 
 __all__ = ["build_job", "RENDER_FLAGS", "UTILE_SIZES_PX"]
 
@@ -61,23 +61,26 @@ _ATTACHMENT_KINDS = {
 }
 
 
-def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]], bytes]:
-    """Validate the sync array: the in-fences to wait for, (syncobj, type, point) outs,
-    and the array's bytes as copied."""
+def _syncs(file, args, raw: bytes | None) -> tuple[list[Fence], list[tuple[object, int, int]], bytes]:
+    """Validate the sync array (``raw``: its bytes, if already copied): the in-fences
+    to wait for, (syncobj, type, point) outs, and the array's bytes as copied."""
     count = args.in_sync_count + args.out_sync_count
-    raw = copy_from_user(args.syncs, array_size(count, SYNC_SIZE_B))
+    if raw is None:
+        raw = copy_from_user(args.syncs, array_size(count, SYNC_SIZE_B))
     in_fences: list[Fence] = []
     outs = []
     for i in range(count):
         sync = struct_from_bytes("struct drm_asahi_sync", raw[i * SYNC_SIZE_B:(i + 1) * SYNC_SIZE_B])
-        check(sync.sync_type in (uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ),
-              errno.EINVAL, f"sync {i}: unknown sync_type {sync.sync_type}")
+        if sync.sync_type not in (uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ):
+            raise fail(errno.EINVAL, f"sync {i}: unknown sync_type {sync.sync_type}")
         syncobj = file.syncobj(sync.handle)
         binary = sync.sync_type == uapi.DRM_ASAHI_SYNC_SYNCOBJ
-        check(not (binary and sync.timeline_value), errno.EINVAL, f"sync {i}: a binary sync object with a point")
+        if binary and sync.timeline_value:
+            raise fail(errno.EINVAL, f"sync {i}: a binary sync object with a point")
         if i < args.in_sync_count:
             fences = syncobj.resolve(sync.timeline_value)
-            check(fences is not None, errno.EINVAL, f"in-sync {i} has no fence")
+            if fences is None:
+                raise fail(errno.EINVAL, f"in-sync {i} has no fence")
             in_fences.extend(fences)
         else:
             outs.append((syncobj, sync.sync_type, sync.timeline_value))
@@ -85,18 +88,24 @@ def _syncs(file, args) -> tuple[list[Fence], list[tuple[object, int, int]], byte
 
 
 def _check_barrier(value: int, seen: int, what: str, index: int) -> None:
-    check(value == NONE or value <= seen, errno.EINVAL,
-          f"command {index}: {what} barrier {value} is in the future ({seen} such commands so far)")
+    if not (value == NONE or value <= seen):
+        raise fail(errno.EINVAL,
+                   f"command {index}: {what} barrier {value} is in the future ({seen} such commands so far)")
 
 
 def _check_render(cmd, index: int) -> None:
-    check(not (cmd.flags & ~RENDER_FLAGS), errno.EINVAL, f"command {index}: unknown render flags 0x{cmd.flags:x}")
-    check(1 <= cmd.width_px <= MAX_DIMENSION_PX and 1 <= cmd.height_px <= MAX_DIMENSION_PX, errno.EINVAL,
-          f"command {index}: framebuffer {cmd.width_px}x{cmd.height_px} px outside 1..{MAX_DIMENSION_PX}")
-    check(1 <= cmd.layers <= MAX_LAYERS, errno.EINVAL, f"command {index}: {cmd.layers} layers outside 1..{MAX_LAYERS}")
-    check(cmd.samples in SAMPLE_COUNTS, errno.EINVAL, f"command {index}: {cmd.samples} samples (1, 2 or 4)")
-    check((cmd.utile_width_px, cmd.utile_height_px) in UTILE_SIZES_PX, errno.EINVAL,
-          f"command {index}: uTile {cmd.utile_width_px}x{cmd.utile_height_px} (32x32, 32x16 or 16x16)")
+    if cmd.flags & ~RENDER_FLAGS:
+        raise fail(errno.EINVAL, f"command {index}: unknown render flags 0x{cmd.flags:x}")
+    if not (1 <= cmd.width_px <= MAX_DIMENSION_PX and 1 <= cmd.height_px <= MAX_DIMENSION_PX):
+        raise fail(errno.EINVAL,
+                   f"command {index}: framebuffer {cmd.width_px}x{cmd.height_px} px outside 1..{MAX_DIMENSION_PX}")
+    if not (1 <= cmd.layers <= MAX_LAYERS):
+        raise fail(errno.EINVAL, f"command {index}: {cmd.layers} layers outside 1..{MAX_LAYERS}")
+    if cmd.samples not in SAMPLE_COUNTS:
+        raise fail(errno.EINVAL, f"command {index}: {cmd.samples} samples (1, 2 or 4)")
+    if (cmd.utile_width_px, cmd.utile_height_px) not in UTILE_SIZES_PX:
+        raise fail(errno.EINVAL,
+                   f"command {index}: uTile {cmd.utile_width_px}x{cmd.utile_height_px} (32x32, 32x16 or 16x16)")
 
 
 def _timestamp_targets(file, cmd, kind: str, index: int, references: list) -> dict[str, int]:
@@ -109,8 +118,10 @@ def _timestamp_targets(file, cmd, kind: str, index: int, references: list) -> di
             if stamp.handle == 0:
                 continue
             obj = file.bind_object(stamp.handle)
-            check(stamp.offset + 8 <= obj.range_B, errno.EINVAL,
-                  f"command {index}: {stage} {edge} timestamp at {stamp.offset} outside its {obj.range_B}-byte object")
+            if stamp.offset + 8 > obj.range_B:
+                raise fail(errno.EINVAL,
+                           f"command {index}: {stage} {edge} timestamp at {stamp.offset} "
+                           f"outside its {obj.range_B}-byte object")
             targets[f"{stage}_{edge}"] = obj.gem.phys + obj.offset_B + stamp.offset
             references.append(obj.gem.get())
     return targets
@@ -118,28 +129,31 @@ def _timestamp_targets(file, cmd, kind: str, index: int, references: list) -> di
 
 def _feedback_target(file, cmd, index: int, references: list) -> tuple[int, int] | None:
     if cmd.feedback_handle == 0:
-        check(cmd.feedback_size == 0 and cmd.feedback_offset == 0, errno.EINVAL,
-              f"command {index}: feedback offset/size without a feedback_handle")
+        if not (cmd.feedback_size == 0 and cmd.feedback_offset == 0):
+            raise fail(errno.EINVAL, f"command {index}: feedback offset/size without a feedback_handle")
         return None
     gem = file.gem(cmd.feedback_handle, errno.ENOENT)
     size_B = min(cmd.feedback_size, FEEDBACK_SIZE_B)
-    check(cmd.feedback_offset % 8 == 0 and size_B > 0 and cmd.feedback_offset + size_B <= gem.size_B,
-          errno.EINVAL, f"command {index}: feedback at {cmd.feedback_offset}+{size_B} outside its object")
+    if not (cmd.feedback_offset % 8 == 0 and size_B > 0 and cmd.feedback_offset + size_B <= gem.size_B):
+        raise fail(errno.EINVAL, f"command {index}: feedback at {cmd.feedback_offset}+{size_B} outside its object")
     references.append(gem.get())
     return gem.phys + cmd.feedback_offset, size_B
 
 
 def _attachments(payload: bytes, header, index: int, max_attachments: int) -> list[Attachment]:
-    check(header.vdm_barrier == NONE and header.cdm_barrier == NONE, errno.EINVAL,
-          f"command {index}: attachment records take no barriers")
-    check(len(payload) % ATTACHMENT_SIZE_B == 0, errno.EINVAL,
-          f"command {index}: attachment payload of {len(payload)} bytes is not a whole number of records")
+    if not (header.vdm_barrier == NONE and header.cdm_barrier == NONE):
+        raise fail(errno.EINVAL, f"command {index}: attachment records take no barriers")
+    if len(payload) % ATTACHMENT_SIZE_B != 0:
+        raise fail(errno.EINVAL,
+                   f"command {index}: attachment payload of {len(payload)} bytes is not a whole number of records")
     count = len(payload) // ATTACHMENT_SIZE_B
-    check(count <= max_attachments, errno.EINVAL, f"command {index}: {count} attachments > {max_attachments}")
+    if count > max_attachments:
+        raise fail(errno.EINVAL, f"command {index}: {count} attachments > {max_attachments}")
     out = []
     for i in range(count):
         att = struct_from_bytes("struct drm_asahi_attachment", payload[i * ATTACHMENT_SIZE_B:(i + 1) * ATTACHMENT_SIZE_B])
-        check(att.pad == 0 and att.flags == 0, errno.EINVAL, f"command {index}: attachment {i} pad/flags nonzero")
+        if not (att.pad == 0 and att.flags == 0):
+            raise fail(errno.EINVAL, f"command {index}: attachment {i} pad/flags nonzero")
         out.append(Attachment(att.pointer, att.size, att.flags))
     return out
 
@@ -153,11 +167,16 @@ def build_job(kernel, file, args):
     check(args.flags == 0, errno.EINVAL, "submit flags must be zero")
     check(args.pad == 0, errno.EINVAL, "submit pad must be zero")
     queue = file.queue(args.queue_id)
-    check(not queue.guilty, errno.ECANCELED,
-          f"queue {args.queue_id} was reset after a GPU timeout (guilty): create a new queue")
-    in_fences, outs, raw_syncs = _syncs(file, args)
+    if queue.guilty:
+        raise fail(errno.ECANCELED, f"queue {args.queue_id} was reset after a GPU timeout (guilty): create a new queue")
+    # the sync array and the command buffer in one copy when both are good (else one
+    # by one, as the checks below come in order)
+    count = args.in_sync_count + args.out_sync_count
+    both = copy_ranges_from_user([(args.syncs, count * SYNC_SIZE_B), (args.cmdbuf, args.cmdbuf_size)]) \
+        if count else None
+    in_fences, outs, raw_syncs = _syncs(file, args, both[0] if both else None)
     check(args.cmdbuf_size > 0, errno.EINVAL, "empty command buffer")
-    buf = copy_from_user(args.cmdbuf, args.cmdbuf_size)
+    buf = both[1] if both else copy_from_user(args.cmdbuf, args.cmdbuf_size)
     config = kernel.config
     commands: list[FirmwareCommand] = []
     references: list = []
@@ -166,27 +185,31 @@ def build_job(kernel, file, args):
     pos = index = 0
     try:
         while pos < len(buf):
-            check(pos + HEADER_SIZE_B <= len(buf), errno.EINVAL, f"command {index}: truncated header")
+            if pos + HEADER_SIZE_B > len(buf):
+                raise fail(errno.EINVAL, f"command {index}: truncated header")
             header = struct_from_bytes("struct drm_asahi_cmd_header", buf[pos:pos + HEADER_SIZE_B])
             end = pos + HEADER_SIZE_B + header.size
-            check(end <= len(buf), errno.EINVAL, f"command {index}: payload runs past the command buffer")
+            if end > len(buf):
+                raise fail(errno.EINVAL, f"command {index}: payload runs past the command buffer")
             payload = buf[pos + HEADER_SIZE_B:end]
             pos = end
             if header.cmd_type in _ATTACHMENT_KINDS:
                 attachments[_ATTACHMENT_KINDS[header.cmd_type]] = _attachments(
                     payload, header, index, config.max_attachments)
                 continue
-            check(header.cmd_type in _PAYLOADS, errno.EINVAL, f"command {index}: unknown cmd_type {header.cmd_type}")
+            if header.cmd_type not in _PAYLOADS:
+                raise fail(errno.EINVAL, f"command {index}: unknown cmd_type {header.cmd_type}")
             kind, ctype = _PAYLOADS[header.cmd_type]
-            check(header.size <= ffi.sizeof(ctype), errno.EINVAL,
-                  f"command {index}: {header.size}-byte payload larger than {ctype}")
-            check(len(commands) < config.max_commands_per_submission, errno.EINVAL,
-                  f"more than {config.max_commands_per_submission} commands")
+            if header.size > ffi.sizeof(ctype):
+                raise fail(errno.EINVAL, f"command {index}: {header.size}-byte payload larger than {ctype}")
+            if len(commands) >= config.max_commands_per_submission:
+                raise fail(errno.EINVAL, f"more than {config.max_commands_per_submission} commands")
             _check_barrier(header.vdm_barrier, seen["render"], "render (vdm)", index)
             _check_barrier(header.cdm_barrier, seen["compute"], "compute (cdm)", index)
             cmd = struct_from_bytes(ctype, payload)
             if kind == "compute":
-                check(cmd.flags == 0, errno.EINVAL, f"command {index}: compute flags must be zero")
+                if cmd.flags != 0:
+                    raise fail(errno.EINVAL, f"command {index}: compute flags must be zero")
             else:
                 _check_render(cmd, index)
             timestamps = _timestamp_targets(file, cmd, kind, index, references)

@@ -268,7 +268,7 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
         resolved: list[list[Fence] | None] = [sync.resolve(point) for sync, point in entries]
         if not for_submit and any(r is None for r in resolved):
             raise fail(errno.EINVAL, "a sync object point has no fence (and no WAIT_FOR_SUBMIT)")
-        waiter = state.waiter()
+        waiter = None       # made only if the wait must block
 
         def done(i: int) -> bool:
             if resolved[i] is None:
@@ -293,9 +293,12 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
                 remaining = _remaining_s(deadline_ns)
                 if remaining <= 0:
                     raise fail(errno.ETIME, "sync object wait timed out")
+                if waiter is None:
+                    waiter = state.waiter()
                 for i, ready in enumerate(states):
                     if not ready:
                         watch(i)
                 waiter.wait(remaining)
         finally:
-            waiter.release()
+            if waiter is not None:
+                waiter.release()

@@ -33,7 +33,7 @@ import uapi
 
 from .errors import errno, fail
 
-__all__ = ["copy_from_user", "copy_to_user", "copy_struct_from_user", "copy_struct_to_user", "struct_from_bytes",
+__all__ = ["copy_from_user", "copy_ranges_from_user", "copy_to_user", "copy_struct_from_user", "copy_struct_to_user", "struct_from_bytes",
            "array_size", "address_of", "check_user_range", "mapped_from", "MAX_COPY_B"]
 
 ffi = uapi.ffi
@@ -58,6 +58,17 @@ def _vm_call(name: str):
 _process_vm_readv = _vm_call("process_vm_readv")
 _process_vm_writev = _vm_call("process_vm_writev")
 _local = threading.local()
+_UINTPTR = ffi.typeof("uintptr_t")
+_struct_types: dict[str, tuple[object, int]] = {}
+
+
+def _struct_type(ctype: str) -> tuple[object, int]:
+    """(the cffi type ``ctype *``, ``sizeof(ctype)``), parsed once per name: every
+    ioctl makes its argument and records from them."""
+    known = _struct_types.get(ctype)
+    if known is None:
+        known = _struct_types[ctype] = (ffi.typeof(f"{ctype} *"), ffi.sizeof(ctype))
+    return known
 
 
 def _iovecs():
@@ -84,7 +95,7 @@ def _transfer(writing: bool, local, address: int, size_B: int) -> None:
     """One process_vm_{read,write}v of ``size_B`` bytes between ``local`` (a cffi
     buffer) and user ``address``; EFAULT unless every byte moved."""
     words, mine, theirs = _iovecs()
-    words[0], words[1] = int(ffi.cast("uintptr_t", local)), size_B
+    words[0], words[1] = int(ffi.cast(_UINTPTR, local)), size_B
     words[2], words[3] = address, size_B
     call = _process_vm_writev if writing else _process_vm_readv
     moved = call(_PID[0], mine, 1, theirs, 1, 0)
@@ -181,6 +192,37 @@ def copy_from_user(address: int, size_B: int) -> bytes:
     return ffi.buffer(out)[:]
 
 
+def copy_ranges_from_user(ranges: list[tuple[int, int]]) -> list[bytes] | None:
+    """The bytes of several user ranges ``(address, size_B)``, in one system call;
+    None when any range is empty, too large, outside the address space or not
+    readable, or the host refuses the call: the caller then copies them one by one
+    with :func:`copy_from_user`, which names the error of the first bad one."""
+    total_B = 0
+    for address, size_B in ranges:
+        if size_B <= 0 or size_B > MAX_COPY_B or address <= 0 or address + size_B > _ADDRESS_LIMIT:
+            return None
+        total_B += size_B
+    if total_B > MAX_COPY_B:
+        return None
+    out = ffi.new("char[]", total_B)
+    count = len(ranges)
+    words = ffi.new("uint64_t[]", 4 * count)     # count local iovecs, then count remote ones
+    local = int(ffi.cast(_UINTPTR, out))
+    for i, (address, size_B) in enumerate(ranges):
+        words[2 * i], words[2 * i + 1] = local, size_B
+        words[2 * (count + i)], words[2 * (count + i) + 1] = address, size_B
+        local += size_B
+    mine = int(ffi.cast(_UINTPTR, words))
+    if _process_vm_readv(_PID[0], mine, count, mine + 16 * count, count, 0) != total_B:
+        return None
+    data = ffi.buffer(out)[:]
+    pieces, start = [], 0
+    for _, size_B in ranges:
+        pieces.append(data[start:start + size_B])
+        start += size_B
+    return pieces
+
+
 def copy_to_user(address: int, data: bytes) -> None:
     """Write ``data`` at user ``address``; EFAULT when any byte is not writable
     (the bytes before the first bad page may have been written, as with the
@@ -197,10 +239,11 @@ def copy_struct_from_user(ctype: str, address: int, size_B: int):
     """A new zeroed ``ctype`` with the ``size_B`` (at most its size) bytes at user
     ``address`` over its start: an ioctl argument, copied in place (no
     intermediate bytes)."""
-    out = ffi.new(f"{ctype} *")
+    pointer, struct_size_B = _struct_type(ctype)
+    out = ffi.new(pointer)
     if size_B:
         _check_range(address, size_B)
-        _transfer(False, out, address, min(size_B, ffi.sizeof(ctype)))
+        _transfer(False, out, address, min(size_B, struct_size_B))
     return out
 
 
@@ -222,12 +265,13 @@ def address_of(cdata) -> int:
         raise fail(errno.EFAULT, "the ioctl argument is not a pointer to memory") from None
     if kind not in ("pointer", "array"):
         raise fail(errno.EFAULT, f"the ioctl argument is a {kind}, not a pointer")
-    return int(ffi.cast("uintptr_t", cdata))
+    return int(ffi.cast(_UINTPTR, cdata))
 
 
 def struct_from_bytes(ctype: str, data: bytes):
     """A new zeroed ``ctype`` with ``data`` copied over its first bytes (shorter is zero-extended)."""
-    out = ffi.new(f"{ctype} *")
-    n = min(len(data), ffi.sizeof(ctype))
-    ffi.memmove(out, data[:n], n)
+    pointer, struct_size_B = _struct_type(ctype)
+    out = ffi.new(pointer)
+    n = min(len(data), struct_size_B)
+    ffi.memmove(out, data, n)
     return out

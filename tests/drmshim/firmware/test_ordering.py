@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import pytest
 
@@ -112,6 +113,36 @@ def test_waits_are_numbered_within_each_job_and_not_repeated_across_jobs():
     vertex = [(job, text) for job, queue, text in events if queue == "Vertex"]
     # Job 2's C0 means "after job 1's compute work": already waited in job 1, so implied.
     assert vertex == [(1, "WAIT C0"), (1, "RUN R1v"), (2, "RUN R1v")]
+
+
+def test_a_firmware_thread_is_woken_only_for_work_it_can_start():
+    """The fragment thread is not woken when a render command is queued (its first
+    op is a WAIT for the vertex half) but once, when the vertex half is done; the
+    vertex thread once per command. (It used to be woken for the WAIT too.)"""
+    vertex_gate, vertex_started = threading.Event(), threading.Event()
+
+    class Gated(NullExecutor):
+        def run_vertex(self, command):
+            vertex_started.set()
+            assert vertex_gate.wait(10)
+
+    done = threading.Event()
+    fw = Firmware("q", Gated(), None, [])
+    fw.submit(FirmwareJob([_command("compute", "C1")], on_complete=lambda e: None))   # starts the threads
+    assert fw.drain(5)
+    deadline = time.monotonic() + 5
+    while not all(ring.idle for ring in fw.rings.values()):     # every thread asleep
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+    base = {name: ring.wakeups for name, ring in fw.rings.items()}
+    fw.submit(FirmwareJob([_command("render", "R1")], on_complete=lambda e: done.set()))
+    assert vertex_started.wait(5)
+    assert fw.rings["Fragment"].wakeups == base["Fragment"]       # not woken for its WAIT
+    vertex_gate.set()
+    assert done.wait(5)
+    woken = {name: ring.wakeups - base[name] for name, ring in fw.rings.items()}
+    fw.stop()
+    assert woken == {"Compute": 0, "Vertex": 1, "Fragment": 1}
 
 
 def test_fw_debug_logs_every_event(open_private, monkeypatch, capsys):

@@ -155,6 +155,40 @@ def test_submit_pointers_are_checked_and_bounded(dev):
     assert dev.errno_of("SYNCOBJ_WAIT", handles=dev.array("__u32", [out]), count_handles=1) == errno.EINVAL
 
 
+def test_ranges_are_copied_together_or_not_at_all():
+    """copy_ranges_from_user: every range's bytes from one call, or None when any
+    range is empty, too large, wrapping or unmapped (callers then copy one by one)."""
+    a = ffi.new("char[]", b"first range")
+    b = ffi.new("char[]", bytes(range(200)))
+    good = [(ptr(a), 11), (ptr(b), 200), (ptr(a) + 6, 5)]
+    assert usercopy.copy_ranges_from_user(good) == [b"first range", bytes(range(200)), b"range"]
+    for bad in ((_unmapped_address(), 8), (0, 8), (ptr(a), 0), ((1 << 64) - 4, 8),
+                (ptr(a), usercopy.MAX_COPY_B + 1)):
+        assert usercopy.copy_ranges_from_user([good[0], bad]) is None, bad
+        assert usercopy.copy_ranges_from_user([bad, good[1]]) is None, bad
+
+
+def test_submit_checks_come_in_order_whichever_way_the_arrays_are_copied(dev):
+    """SUBMIT copies its sync array and command buffer in one go when both are
+    readable: the errors stay those of copying, then checking, one after the other."""
+    vm = dev.vm()
+    queue = dev.queue(vm)
+    bad_sync = dev.array("struct drm_asahi_sync", [{"sync_type": uapi.DRM_ASAHI_SYNC_SYNCOBJ, "handle": 999}])
+    cmd = dev.array("char", b"\0" * 8)
+    # the sync array is checked before the command buffer is copied: ENOENT, not EFAULT
+    assert dev.errno_of("ASAHI_SUBMIT", queue_id=queue, syncs=bad_sync, out_sync_count=1,
+                        cmdbuf=_unmapped_address(), cmdbuf_size=8) == errno.ENOENT
+    assert dev.errno_of("ASAHI_SUBMIT", queue_id=queue, syncs=bad_sync, out_sync_count=1,
+                        cmdbuf=cmd, cmdbuf_size=8) == errno.ENOENT
+    # an empty command buffer is EINVAL before its pointer is looked at
+    good_sync = dev.array("struct drm_asahi_sync", [{"sync_type": uapi.DRM_ASAHI_SYNC_SYNCOBJ,
+                                                     "handle": dev.syncobj()}])
+    assert dev.errno_of("ASAHI_SUBMIT", queue_id=queue, syncs=good_sync, out_sync_count=1,
+                        cmdbuf=_unmapped_address(), cmdbuf_size=0) == errno.EINVAL
+    assert dev.errno_of("ASAHI_SUBMIT", queue_id=queue, syncs=good_sync, out_sync_count=1,
+                        cmdbuf=_unmapped_address(), cmdbuf_size=8) == errno.EFAULT
+
+
 def test_get_params_and_counters_write_only_to_writable_memory(dev):
     keep, address = _read_only_page()
     assert dev.errno_of("ASAHI_GET_PARAMS", pointer=address, size=64) == errno.EFAULT
