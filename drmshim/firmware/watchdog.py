@@ -41,12 +41,14 @@ __all__ = ["DEFAULT_TIMEOUT_MS", "JobTimeout", "Budget", "timeout_from_env", "ch
            "current_position"]
 
 DEFAULT_TIMEOUT_MS = 60_000
-#: How often the watchdog thread looks at the CPU clocks of armed budgets at most.
-_POLL_S = 0.05
 #: With no budget armed, the watchdog thread looks again after this long before it
 #: sleeps until one is: arming a budget wakes it only when the budget could be spent
 #: before its next look, so a stream of short RUNs (a submission per tiny draw or
-#: readback) does not wake it twice each.
+#: readback) does not wake it twice each. With budgets armed it sleeps until the
+#: soonest could be spent (CPU time cannot outrun the wall clock): under the default
+#: budget, about once a minute while work flows. (It looked every 50 ms: each look
+#: takes the GIL from the thread doing the work, which under load then waits for a
+#: CPU to get it back.)
 _IDLE_S = 1.0
 
 
@@ -157,7 +159,7 @@ class _Watchdog:
                         self.wake.wait(_IDLE_S)
                     continue
                 idle = False
-                soonest_s = _POLL_S
+                soonest_s = math.inf
                 for budget in list(self.budgets):
                     try:
                         left_ns = budget.deadline_ns - time.clock_gettime_ns(budget.clock)
@@ -169,6 +171,8 @@ class _Watchdog:
                         _set_async_exc(budget.thread_id, JobTimeout)
                     elif left_ns > 0:       # CPU time cannot run faster than the wall clock
                         soonest_s = min(soonest_s, left_ns / 1e9)
+                if soonest_s == math.inf:   # every budget spent, its exception on the way
+                    soonest_s = _IDLE_S
                 wait_s = max(soonest_s, 0.001)
                 self.wake_at = time.monotonic() + wait_s
                 self.wake.wait(wait_s)

@@ -209,8 +209,7 @@ def test_no_timeout_is_delivered_after_run_budgeted_returns():
 
 def test_short_runs_do_not_wake_the_watchdog_each(monkeypatch):
     """A stream of short RUNs under the default budget (a submission per tiny draw)
-    arms a budget each: the watchdog thread, which looks at least every second while
-    work flows, is woken only for a budget it could otherwise see spent too late (one
+    arms a budget each: the watchdog thread is woken only for a budget it could otherwise see spent too late (one
     shorter than its next look), not twice per RUN. A short budget still wakes it."""
     watchdog.run_budgeted(watchdog.DEFAULT_TIMEOUT_MS, lambda: None)    # the thread runs
     time.sleep(0.05)
@@ -226,6 +225,19 @@ def test_short_runs_do_not_wake_the_watchdog_each(monkeypatch):
             pass
     error, _ = watchdog.run_budgeted(50, spin)         # stopped between any checks
     assert isinstance(error, watchdog.JobTimeout) and wakes
+
+
+def test_the_watchdog_sleeps_until_the_soonest_budget_could_be_spent(monkeypatch):
+    """While a long budget is armed the watchdog thread does not poll: it sleeps until
+    the budget could be spent (it looked every 50 ms, each look taking the GIL from the
+    work). A budget of 60 s armed for 0.4 s: at most two looks."""
+    watchdog.run_budgeted(watchdog.DEFAULT_TIMEOUT_MS, lambda: None)    # the thread runs
+    looks = []
+    real = watchdog._watchdog.wake.wait
+    monkeypatch.setattr(watchdog._watchdog.wake, "wait", lambda *a: (looks.append(a), real(*a))[1])
+    error, _ = watchdog.run_budgeted(watchdog.DEFAULT_TIMEOUT_MS, time.sleep, 0.4)
+    assert error is None
+    assert len(looks) <= 2, looks
 
 
 @pytest.mark.parametrize("raw, value", [("", watchdog.DEFAULT_TIMEOUT_MS), ("250", 250), ("0", 0), ("-5", 0)])
