@@ -48,9 +48,9 @@ from .watchdog import DEFAULT_TIMEOUT_MS, JobTimeout, run_budgeted
 __all__ = ["Firmware", "FirmwareJob", "QUEUE_NAMES", "STATUS_ERRNO"]
 
 QUEUE_NAMES = ("Compute", "Vertex", "Fragment")
-#: Each half of a command: the executor's entry point (a blit falls back to
-#: ``run_fragment``) and the timestamp pair it writes.
-_ENTRY = {"vertex": "run_vertex", "fragment": "run_fragment", "compute": "run_compute", "blit": "run_blit"}
+#: Each half of a command: the executor's entry point (a blit's, ``run_blit``, is
+#: optional: ``run_fragment`` without it) and the timestamp pair it writes.
+_ENTRY = {"vertex": "run_vertex", "fragment": "run_fragment", "compute": "run_compute"}
 _STAMP = {"vertex": "vertex", "fragment": "fragment", "blit": "fragment", "compute": "compute"}
 _FEEDBACK_RECORD = uapi.ffi.typeof("struct drm_asahi_cmd_feedback *")
 #: The record's fields copied from the command's Feedback as they are.
@@ -275,7 +275,10 @@ class Firmware:
             command.counters.add(cancelled=1)
             return
         half = op.half
-        run = getattr(self.executor, _ENTRY[half], None) or self.executor.run_fragment  # run_blit is optional
+        if half == "blit":
+            run = getattr(self.executor, "run_blit", self.executor.run_fragment)
+        else:
+            run = getattr(self.executor, _ENTRY[half])
         stamp = _STAMP[half]
         start_ns = time.monotonic_ns()
         if half != "fragment":
