@@ -54,8 +54,9 @@ class TileLayout:
 _PACKED = {"R10G10B10A2_UNORM": "rgb10a2", "R10G10B10X2_UNORM": "rgb10a2", "R11G11B10_FLOAT": "rg11b10f",
            "R9G9B9E5_FLOAT": "rgb9e5", "R10G10B10A2_UINT": "rgb10a2ui"}
 _CHANNEL_INDEX = {"R": 0, "G": 1, "B": 2, "A": 3, "X": 3}
-#: the channel sets a render target may store (in any order): R, RG, RGB, RGBA/RGBX
-_RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"})
+#: the channel sets a render target may store (in any order): R, RG, RGB, RGBA/RGBX, and A
+#: alone (GL_ALPHA* renderbuffers of the compatibility profile: memory component 0 holds alpha)
+_RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"}, {"A"})
 
 
 @lru_cache(maxsize=None)
@@ -185,10 +186,13 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
             continue
         n = slot.components
         mask = (1 << n) - 1
+        # the RGBA channels the store reads: the first n, or the swizzle's (an A8 target
+        # stores alpha, channel 3, as its one memory component)
+        chans = range(4) if slot.spilled else sorted(set(slot.swizzle[:n]))
         if slot.spilled and not clear_mask >> i & 1:
             continue
         if clear_mask >> i & 1 and not rect:
-            lines += [f"mov r{8 + c}, u{4 * i + c}" for c in range(4 if slot.spilled else n)]
+            lines += [f"mov r{8 + c}, u{4 * i + c}" for c in chans]
         elif load_mask >> i & 1:
             if samples > 1:
                 lines.append(f"texture_load.2d_ms.ms {_regs(8, 4)}, r4_r5, {i}, r6, r7, 0")
@@ -198,7 +202,7 @@ def clear_program(tl: TileLayout, clear_mask: int, load_mask: int, samples: int,
             if rect and clear_mask >> i & 1:
                 lines += ["convert.f32.u32 r20, r4", "convert.f32.u32 r21, r5", "fadd r20, r20, u36",
                           "fadd r21, r21, u36"]
-                for c in range(n):
+                for c in chans:
                     v, d = f"u{4 * i + c}", f"r{8 + c}"
                     lines += [f"fcmpsel.ge r22, r20, u32, {v}, {d}", f"fcmpsel.lt r22, r20, u34, r22, {d}",
                               f"fcmpsel.ge r22, r21, u33, r22, {d}", f"fcmpsel.lt {d}, r21, u35, r22, {d}"]

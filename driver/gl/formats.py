@@ -177,7 +177,8 @@ UNSIZED = {
     E.GL_RG: _f(E.GL_RG, E.GL_RG, F.R8G8_UNORM, "unorm"),
     E.GL_LUMINANCE_ALPHA: _f(E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
     E.GL_LUMINANCE: _f(E.GL_LUMINANCE, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
-    E.GL_ALPHA: _f(E.GL_ALPHA, E.GL_ALPHA, F.A8_UNORM, "unorm", False),
+    # renders in the compatibility profile (GLES: gles_ext.es_color_renderable refuses it)
+    E.GL_ALPHA: _f(E.GL_ALPHA, E.GL_ALPHA, F.A8_UNORM, "unorm"),
     E.GL_DEPTH_COMPONENT: _f(E.GL_DEPTH_COMPONENT, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False),
     E.GL_DEPTH_STENCIL: _f(E.GL_DEPTH_STENCIL, E.GL_DEPTH_STENCIL, F.Z24_UNORM_S8_UINT,
                            "depthstencil", False),
@@ -312,8 +313,10 @@ _A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENS
 # GL_RGB2_EXT: EXT_texture's 2-bit RGB (not kept by GL 1.1), stored as RGB4 is
 LEGACY = {f.enum: f for f in [
     _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM), _legacy(E.GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
-    _legacy(E.GL_ALPHA4, _A, F.A8_UNORM), _legacy(E.GL_ALPHA8, _A, F.A8_UNORM),
-    _legacy(E.GL_ALPHA12, _A, F.A16_UNORM), _legacy(E.GL_ALPHA16, _A, F.A16_UNORM),
+    # the sized alpha formats render (GL 4.6 compatibility table 8.22: colour-renderable;
+    # Mesa's _mesa_base_fbo_format), stored alpha-only (A8/A16 tile formats)
+    _f(E.GL_ALPHA4, _A, F.A8_UNORM, "unorm"), _f(E.GL_ALPHA8, _A, F.A8_UNORM, "unorm"),
+    _f(E.GL_ALPHA12, _A, F.A16_UNORM, "unorm"), _f(E.GL_ALPHA16, _A, F.A16_UNORM, "unorm"),
     _legacy(E.GL_LUMINANCE4, _L, F.L8_UNORM), _legacy(E.GL_LUMINANCE8, _L, F.L8_UNORM),
     _legacy(E.GL_LUMINANCE12, _L, F.L16_UNORM), _legacy(E.GL_LUMINANCE16, _L, F.L16_UNORM),
     _legacy(E.GL_LUMINANCE4_ALPHA4, _LA, F.L8A8_UNORM), _legacy(E.GL_LUMINANCE6_ALPHA2, _LA, F.L8A8_UNORM),

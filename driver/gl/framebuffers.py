@@ -11,7 +11,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
-from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, lookup
+from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, LEGACY, lookup
 from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES, texture_resource
 
@@ -225,6 +225,8 @@ class FramebufferMixin:
         if not self.api.es:
             ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL}
             ok |= ATTACHABLE_UNRENDERED
+        if self.api.compat:          # the alpha formats render (GL_ALPHA, GL_ALPHA4..16), as in Mesa
+            ok |= {E.GL_ALPHA} | {f for f, info in LEGACY.items() if info.color_renderable}
         return ok
 
     def glRenderbufferStorageMultisample(self, target, samples, internalformat, width, height):

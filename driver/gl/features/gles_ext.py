@@ -241,15 +241,16 @@ RENDER_SNORM_16 = frozenset({E.GL_R16_SNORM, E.GL_RG16_SNORM, E.GL_RGBA16_SNORM}
 #: RGB565, R11F_G11F_B10F and, with an extension, RGB16F)
 _DESKTOP_ONLY_RENDERABLE = frozenset({
     E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.GL_RGB32UI, E.GL_RGB32I, E.GL_RGB32F,
-    E.GL_RGB16, E.GL_SRGB8, E.GL_RGB8_SNORM, E.GL_RGB16_SNORM, E.GL_RGB9_E5})
+    E.GL_RGB16, E.GL_SRGB8, E.GL_RGB8_SNORM, E.GL_RGB16_SNORM, E.GL_RGB9_E5, E.GL_ALPHA})
 
 
 def es_color_renderable(api, internalformat: int) -> bool:
     """Whether a GLES context may render to a format the format table marks
     colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
     also need EXT_texture_norm16), RGB16F only with EXT_color_buffer_half_float, never
-    the three-component formats desktop GL renders besides (RGB32F, RGB16, SRGB8,
-    the SNORM and integer ones, RGB9_E5). Always True for desktop GL."""
+    the formats desktop GL renders besides: the three-component ones (RGB32F, RGB16,
+    SRGB8, the SNORM and integer ones, RGB9_E5) and the compatibility profile's ALPHA.
+    Always True for desktop GL."""
     if not api.es:
         return True
     if internalformat in _DESKTOP_ONLY_RENDERABLE:
