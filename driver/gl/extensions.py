@@ -104,10 +104,17 @@ _N = None
 # place in the table has no meaning.
 EXTENSIONS: tuple[Extension, ...] = (
     # -- GL 1.x-2.x features under their extension names (compatibility profile): the
-    # extension commands are the registry's aliases of the core ones (features/aliases.py)
-    _x("GL_ARB_draw_buffers", _ANY, _N, _N, _N, DONE),
+    # extension commands are the registry's aliases of the core ones (features/aliases.py).
+    # The names whose every command and token core GL still has are listed in core contexts
+    # too, as Mesa 22.3 does (test_core_profile_legacy_names.py): ARB_draw_buffers,
+    # ARB_{fragment,vertex}_shader, ARB_shader_objects, ARB_half_float_pixel, the pixel
+    # buffer objects, ARB_texture_non_power_of_two, ARB_vertex_buffer_object, the blend
+    # equation separates, EXT_framebuffer_{object,blit,multisample}, the packed depth
+    # stencils, EXT_provoking_vertex, EXT_vertex_array_bgra, MESA_texture_signed_rgba
+    # (not ARB_point_sprite: its enable and COORD_REPLACE are gone from core)
+    _x("GL_ARB_draw_buffers", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ATI_draw_buffers", _ANY, _N, _N, _N, DONE),     # test_legacy_small_extensions.py
-    _x("GL_EXT_vertex_array_bgra", _ANY, _N, _N, _N, DONE),  # test_legacy_small_extensions.py
+    _x("GL_EXT_vertex_array_bgra", _ANY, _GL32, _N, _N, DONE),  # test_legacy_small_extensions.py
     # OpenGL ES 1.1's commands in compatibility contexts (entrypoints.context_commands;
     # test_nv_es1_1_compatibility.py)
     _x("GL_NV_ES1_1_compatibility", _ANY, _N, _N, _N, DONE),
@@ -133,10 +140,10 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_env_add", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_env_combine", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_transpose_matrix", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_vertex_buffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_window_pos", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_blend_color", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_blend_equation_separate", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_blend_equation_separate", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_blend_func_separate", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_copy_texture", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_draw_range_elements", _ANY, _N, _N, _N, DONE),
@@ -154,7 +161,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_APPLE_packed_pixels", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_point_sprite", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_vertex_array_bgra", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_ATI_blend_equation_separate", _ANY, _N, _N, _N, DONE),     # features/old_names.py
+    _x("GL_ATI_blend_equation_separate", _ANY, _GL32, _N, _N, DONE),     # features/old_names.py
     _x("GL_ATI_separate_stencil", _ANY, _N, _N, _N, DONE),            # features/old_names.py
     _x("GL_EXT_compiled_vertex_array", _ANY, _N, _N, _N, DONE),       # features/old_names.py
     _x("GL_EXT_point_parameters", _ANY, _N, _N, _N, DONE),
@@ -176,7 +183,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_NV_texture_rectangle", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SUN_multi_draw_arrays", _ANY, _N, _N, _N, DONE),           # EXT_multi_draw_arrays' commands
-    _x("GL_MESA_texture_signed_rgba", _ANY, _N, _N, _N, DONE),        # EXT_texture_snorm's RGBA formats
+    _x("GL_MESA_texture_signed_rgba", _ANY, _GL32, _N, _N, DONE),        # EXT_texture_snorm's RGBA formats
     _x("GL_NV_half_float", _ANY, _N, _N, _N, DONE),                   # features/half_float.py
     _x("GL_EXT_gpu_program_parameters", _ANY, _N, _N, _N, DONE),     # arbprogram.py
     # texture environments (legacy/ffgen.py, legacy/fixedfunc.py): EXT_texture's formats,
@@ -190,18 +197,18 @@ EXTENSIONS: tuple[Extension, ...] = (
     # ARB_texture_buffer_object's API; its GLSL side is EXT_gpu_shader4's texelFetchBuffer
     _x("GL_EXT_texture_buffer_object", _ANY, _N, _N, _N, DONE),
     # GLSL before GL 2.0: handles are GL 2.0 names (features/shader_objects.py)
-    _x("GL_ARB_fragment_shader", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_shader_objects", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_fragment_shader", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_shader_objects", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shading_language_100", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_vertex_shader", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_vertex_shader", _ANY, _GL32, _N, _N, DONE),
     # driver/gl/legacy/ext_dsa.py, its C marshalling driver/abi/marshal.py (the core commands');
     # tests/driver/gl/test_ext_direct_state_access.py, tests/driver/abi/c/ext_dsa.c
     _x("GL_EXT_direct_state_access", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_framebuffer_blit", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_framebuffer_multisample", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_blit", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_multisample", _ANY, _GL32, _N, _N, DONE),
     # scaled resolves (readback.py, agx blit_program; test_framebuffer_multisample_blit_scaled.py)
     _x("GL_EXT_framebuffer_multisample_blit_scaled", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_EXT_framebuffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_framebuffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_multi_draw_arrays", _ANY, _N, _N, _ES2, DONE),
     _x("GL_EXT_secondary_color", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_stencil_wrap", _ANY, _N, _N, _N, DONE),
@@ -210,19 +217,19 @@ EXTENSIONS: tuple[Extension, ...] = (
     # (tests/driver/gl/test_legacy_extension_names.py)
     _x("GL_ARB_compatibility", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_depth_texture", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_half_float_pixel", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_pixel_buffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_half_float_pixel", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_ARB_pixel_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_shadow", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_border_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_cube_map", _ANY, _N, _N, _N, DONE),
     _x("GL_ARB_texture_mirrored_repeat", _ANY, _N, _N, _N, DONE),
-    _x("GL_ARB_texture_non_power_of_two", _ANY, _N, _N, _N, DONE),
+    _x("GL_ARB_texture_non_power_of_two", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_abgr", _ANY, _GL32, _N, _N, DONE),        # test_pixels.py (ABGR client data)
     _x("GL_EXT_bgra", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_blend_subtract", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_packed_depth_stencil", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_packed_depth_stencil", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_packed_pixels", _ANY, _N, _N, _N, DONE),
-    _x("GL_EXT_pixel_buffer_object", _ANY, _N, _N, _N, DONE),
+    _x("GL_EXT_pixel_buffer_object", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_shadow_funcs", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_cube_map", _ANY, _N, _N, _N, DONE),
     _x("GL_EXT_texture_edge_clamp", _ANY, _N, _N, _N, DONE),
@@ -230,7 +237,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # EXT_packed_depth_stencil's tokens under NV's names; glCopyPixels of the packed pair as a
     # colour (driver/gl/legacy/raster.py; test_copy_depth_to_color.py)
     _x("GL_NV_copy_depth_to_color", _ANY, _N, _N, _N, DONE),
-    _x("GL_NV_packed_depth_stencil", _ANY, _N, _N, _N, DONE),
+    _x("GL_NV_packed_depth_stencil", _ANY, _GL32, _N, _N, DONE),
     _x("GL_SGIS_generate_mipmap", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_edge_clamp", _ANY, _N, _N, _N, DONE),
     _x("GL_SGIS_texture_lod", _ANY, _N, _N, _N, DONE),
@@ -253,7 +260,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_map_buffer_range", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_occlusion_query2", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_provoking_vertex", _ANY, _GL32, _N, _N, DONE),     # test_provoking_vertex.py
-    _x("GL_EXT_provoking_vertex", _ANY, _N, _N, _N, DONE),        # test_provoking_vertex.py
+    _x("GL_EXT_provoking_vertex", _ANY, _GL32, _N, _N, DONE),        # test_provoking_vertex.py
     _x("GL_ARB_sampler_objects", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_seamless_cube_map", _ANY, _GL32, _N, _N, DONE),
     # TEXTURE_CUBE_MAP_SEAMLESS per texture (and, ARB, per sampler): textures.py, draws.py
