@@ -19,14 +19,26 @@ def debug_flags() -> set[str]:
     return {w.strip() for w in os.environ.get("SHIMGL_DEBUG", "").split(",") if w.strip()}
 
 
-_parsed: tuple[str, frozenset] = ("", frozenset())
+_parsed: tuple = ("", frozenset())
+_KEY = "SHIMGL_DEBUG"
+try:        # os.environ's own store (encoded key -> encoded value): no decoding per call
+    _DATA, _RAW_KEY = os.environ._data, os.environ.encodekey(_KEY)
+except AttributeError:      # another implementation of os.environ
+    _DATA = None
+
+
+def _raw_value():
+    """The variable's value as os.environ stores it (bytes or str), "" when unset."""
+    if _DATA is None:
+        return os.environ.get(_KEY, "")
+    return _DATA.get(_RAW_KEY, "")
 
 
 def debug_enabled(flag: str) -> bool:
     """Whether ``SHIMGL_DEBUG`` names ``flag`` (the words parsed again only when the
     variable's text changed: hot paths ask)."""
     global _parsed
-    raw = os.environ.get("SHIMGL_DEBUG", "")
+    raw = _raw_value()
     if raw != _parsed[0]:
         _parsed = (raw, frozenset(debug_flags()))
     return flag in _parsed[1]

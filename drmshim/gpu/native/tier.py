@@ -40,6 +40,7 @@ import numpy as np
 from uapi.debug import debug_enabled
 
 from uapi.native_build import CFLAGS, QUICK_CFLAGS, BuildError, cache_key, load_or_build
+from uapi.native_kernels import c_pointer
 from .codegen import NATIVE_CDEF, Cf, Grp, Seg, Step, Unsupported, flat, generate
 
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
@@ -327,7 +328,7 @@ def _perf(prog, what: str) -> None:
 # Running a batch
 
 def _ptr(ffi, ctype: str, arr: np.ndarray):
-    return ffi.cast(ctype, arr.ctypes.data)
+    return c_pointer(ffi, arr, ctype)
 
 
 class _BatchArgs:

@@ -66,17 +66,39 @@ def _f32(words: np.ndarray) -> np.ndarray:
 
 
 def viewport_rect(ppp: dict, width_px: int, height_px: int) -> tuple[int, int, int, int]:
+    vp, raster, sc = ppp.get("viewport"), ppp.get("raster"), ppp.get("scissor")
+    return _memo("viewport_rect", (vp, raster, sc), (width_px, height_px),
+                 lambda: _viewport_rect(vp, raster, sc, width_px, height_px))
+
+
+def _viewport_rect(vp, raster, sc, width_px: int, height_px: int) -> tuple[int, int, int, int]:
     rect = [(0, 0, width_px, height_px)]
-    vp = ppp.get("viewport")
     if vp is not None:
         sx, sy = abs(vp.scale_x), abs(vp.scale_y)
         rect.append((int(np.floor(vp.translate_x - sx)), int(np.floor(vp.translate_y - sy)),
                      int(np.ceil(vp.translate_x + sx)), int(np.ceil(vp.translate_y + sy))))
-    raster = ppp.get("raster")
-    sc = ppp.get("scissor")
     if raster is not None and raster.scissor_enable and sc is not None:
         rect.append((sc.min_x_px, sc.min_y_px, sc.max_x_px, sc.max_y_px))
     return R.intersect_rects(*rect)
+
+
+_MEMO: dict = {}
+_MEMO_MAX = 4096
+
+
+def _memo(kind: str, records: tuple, extra, make):
+    """``make()`` remembered for these decoded records (by identity: ``decoded``
+    shares the records of equal bytes, so a draw after draw finds them; the entry
+    holds them, so an identity is never reused while it is there) and ``extra``."""
+    key = (kind, *map(id, records), extra)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit[1]
+    value = make()
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[key] = (records, value)
+    return value
 
 
 def _window(position: np.ndarray, vp) -> np.ndarray:
@@ -125,6 +147,11 @@ def _representable(window: np.ndarray, clipped=None):
 
 def _cull_words(ppp: dict) -> list[int]:
     """The cull-distance words: right after the clip distances."""
+    sel, vc = ppp.get("output_select"), ppp.get("varying_counts")
+    return _memo("cull_words", (sel, vc), None, lambda: _cull_words_of(ppp))
+
+
+def _cull_words_of(ppp: dict) -> list[int]:
     sel = ppp.get("output_select")
     ncull = bin(sel.cull_distances).count("1") if sel is not None else 0
     first_user, n_user, psize, clip_words = _layout(ppp)
@@ -142,8 +169,11 @@ def _cull(prims: np.ndarray, distances: np.ndarray) -> np.ndarray:
 
 def _layout(ppp: dict):
     """(first user output word, user words, point size word or None, clip words)."""
-    sel = ppp.get("output_select")
-    vc = ppp.get("varying_counts")
+    sel, vc = ppp.get("output_select"), ppp.get("varying_counts")
+    return _memo("layout", (sel, vc), None, lambda: _layout_of(sel, vc))
+
+
+def _layout_of(sel, vc):
     n_user = 0
     if vc is not None and (sel is None or sel.varyings):
         n_user = vc.smooth_32 + vc.flat_32 + vc.linear_32 + vc.smooth_16 + vc.flat_16 + vc.linear_16
@@ -179,8 +209,71 @@ def cf_bindings(memory, ppp: dict):
     return header, [decoded(P.CF_BINDING, raw[i:i + 4]) for i in range(4, len(raw), 4)]
 
 
+def draw_cf_bindings(memory, draw: Draw):
+    """``cf_bindings`` of the draw's state, read once per draw (the vertex half asks
+    for them several times: the coefficient count, grouping, the planes)."""
+    if draw.cf_bindings is None:
+        draw.cf_bindings = cf_bindings(memory, draw.ppp)
+    return draw.cf_bindings
+
+
 def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int,
                  depth_format: str, n_cf: int) -> DrawGeometry:
+    """The draw's primitives through the PPP (module docstring). A small draw whose
+    inputs are a recent draw's (the same vertex outputs and stream, PPP state and
+    coefficient bindings as decoded records, target size, depth format: a frame
+    drawn again, a quad drawn again with other uniforms) takes that draw's rows and
+    planes, read-only (``SAME_GEOMETRY``)."""
+    key = _geometry_key(memory, draw, batch, width_px, height_px, depth_format, n_cf)
+    if key is not None:
+        hit = _GEOMETRY.get(key[0])
+        if hit is not None:
+            setup, planes, primitives, rect = hit[1]
+            return DrawGeometry(draw, setup, planes, primitives, rect)
+    g = _process_draw(memory, draw, batch, width_px, height_px, depth_format, n_cf)
+    if key is not None:
+        if g.setup is not None:
+            for a in vars(g.setup).values():
+                if isinstance(a, np.ndarray):
+                    a.flags.writeable = False
+        g.planes.flags.writeable = False
+        if len(_GEOMETRY) >= SAME_GEOMETRY_DRAWS:
+            try:                        # the oldest goes (another vertex thread may take it first)
+                _GEOMETRY.pop(next(iter(_GEOMETRY)), None)
+            except (RuntimeError, StopIteration):
+                pass
+        _GEOMETRY[key[0]] = (key[1], (g.setup, g.planes, g.primitives, g.rect))
+    return g
+
+
+#: How many small draws' geometry ``process_draw`` remembers (0: none).
+SAME_GEOMETRY_DRAWS = 32
+#: The most vertex lanes and output bytes of a draw whose geometry is remembered.
+SAME_GEOMETRY_LANES = 64
+_GEOMETRY: dict = {}
+
+
+def _geometry_key(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int, depth_format: str,
+                  n_cf: int):
+    """(key, records it names by identity) of what ``process_draw`` computes from
+    (the fragment shader's words only through its coefficient bindings), or None
+    for a draw too big to remember. The records are ``decoded``'s shared
+    ones (equal bytes, same record); the entry holds them, so no identity is reused
+    while it is there."""
+    if not SAME_GEOMETRY_DRAWS or batch.lanes > SAME_GEOMETRY_LANES or batch.lanes == 0:
+        return None
+    header, bindings = draw_cf_bindings(memory, draw)
+    # (the fragment shader's words matter through its bindings only: not its pipeline)
+    names = tuple(k for k in draw.ppp if k != "fragment_shader")
+    records = (draw.record, header, *bindings, *(draw.ppp[k] for k in names))
+    out = batch.outputs
+    key = (width_px, height_px, depth_format, n_cf, draw.first_primitive, names, tuple(map(id, records)),
+           out.shape, out.dtype.char, out.tobytes(), batch.stream.tobytes())
+    return key, records
+
+
+def _process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_px: int,
+                  depth_format: str, n_cf: int) -> DrawGeometry:
     ppp = draw.ppp
     raster = _raster(ppp)
     vp = ppp.get("viewport")
@@ -191,7 +284,7 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
     empty = DrawGeometry(draw, None, np.zeros((0, n_cf, 3), np.float32), 0, (0, 0, 0, 0))
     if batch.lanes == 0:
         return empty
-    prims = R.assemble(topo, indices=batch.stream, restart_index=-1, provoking_last=provoking_last)
+    prims = _assemble(topo, batch.stream, provoking_last)
     empty.primitives = len(prims)
     if raster.rasterizer_discard or len(prims) == 0:
         return empty
@@ -260,11 +353,32 @@ def process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_p
         weights = setup.corner_weights                                # (T, 3, 1)
     rect = viewport_rect(ppp, width_px, height_px)
     prim_id = (src_prim if kept is None else kept[src_prim]) + draw.first_primitive    # (parts of a draw)
-    planes = _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf,
+    planes = _planes(memory, draw, out, prims, src_prim, weights, setup, first_user, n_cf,
                      provoking=(k - 1) if provoking_last else 0, prim_id=prim_id,
                      stipple=stipple if k == 2 else None)
     setup = _strip(setup, prim_id)
     return DrawGeometry(draw, setup, planes, empty.primitives, rect)
+
+
+def _assemble(topo: str, stream: np.ndarray, provoking_last: bool) -> np.ndarray:
+    """``R.assemble`` of a VDM lane stream (-1: restart), read-only; remembered for
+    short streams (a small draw's stream, e.g. a quad's 0 1 2 3, comes back draw
+    after draw)."""
+    if len(stream) > _ASSEMBLED_MAX_STREAM:
+        return R.assemble(topo, indices=stream, restart_index=-1, provoking_last=provoking_last)
+    key = (topo, provoking_last, stream.dtype.char, stream.tobytes())
+    prims = _ASSEMBLED.get(key)
+    if prims is None:
+        prims = R.assemble(topo, indices=stream, restart_index=-1, provoking_last=provoking_last)
+        prims.flags.writeable = False
+        if len(_ASSEMBLED) >= _MEMO_MAX:
+            _ASSEMBLED.clear()
+        _ASSEMBLED[key] = prims
+    return prims
+
+
+_ASSEMBLED: dict = {}
+_ASSEMBLED_MAX_STREAM = 64
 
 
 #: Draws with at most this many vertex lanes each may be set up together (``process_draws``).
@@ -299,7 +413,7 @@ def group_key(memory, draw: Draw, batch: VertexBatch):
             or raster.polygon_mode_back != P.PolygonMode.FILL or _cull_words(ppp):
         return None
     state = tuple(sorted(((k, v) for k, v in ppp.items() if k != "fragment_shader"), key=lambda kv: kv[0]))
-    header, bindings = cf_bindings(memory, ppp)
+    header, bindings = draw_cf_bindings(memory, draw)
     return _Key((topo, (header, *bindings), batch.outputs.shape[0], state))
 
 
@@ -343,7 +457,7 @@ def process_draws(memory, items: list, width_px: int, height_px: int, depth_form
     lanes = np.array([b.lanes for _, b in items], np.int64)
     lane0 = np.concatenate(([0], np.cumsum(lanes)[:-1]))
     streams = [np.where(b.stream >= 0, b.stream + off, -1) for (_, b), off in zip(items, lane0)]
-    prims = R.assemble(topo, indices=np.concatenate(streams), restart_index=-1, provoking_last=provoking_last)
+    prims = _assemble(topo, np.concatenate(streams), provoking_last)
     owner = np.searchsorted(lane0, prims[:, 0], side="right") - 1          # each primitive's draw
     counts = np.bincount(owner, minlength=len(items))
     out = np.concatenate([b.outputs for _, b in items], axis=1)
@@ -372,7 +486,7 @@ def process_draws(memory, items: list, width_px: int, height_px: int, depth_form
     row_owner = owner[src_prim]
     first_primitive = np.array([d.first_primitive for d, _ in items], np.int64)
     prim_id = src_prim - first_prim[row_owner] + first_primitive[row_owner]
-    planes = _planes(memory, ppp, out, prims, src_prim, None, setup, first_user, n_cf,
+    planes = _planes(memory, d0, out, prims, src_prim, None, setup, first_user, n_cf,
                      provoking=2 if provoking_last else 0, prim_id=prim_id)
     setup = _strip(setup, prim_id)
     rect = viewport_rect(ppp, width_px, height_px)
@@ -464,11 +578,12 @@ def _stipple_counters(window: np.ndarray, prims: np.ndarray, independent: bool) 
     return a, axis, np.where(along < 0, -1.0, 1.0), start
 
 
-def _planes(memory, ppp, out, prims, src_prim, weights, setup, first_user, n_cf, provoking,
+def _planes(memory, draw, out, prims, src_prim, weights, setup, first_user, n_cf, provoking,
             prim_id=None, stipple=None) -> np.ndarray:
     t = len(setup)
     planes = np.zeros((t, n_cf, 3), np.float32)
-    header, bindings = cf_bindings(memory, ppp)
+    ppp = draw.ppp
+    header, bindings = draw_cf_bindings(memory, draw)
     if not bindings or t == 0:
         return planes
     # attributes through the unsnapped corners; depth through the snapped ones, as

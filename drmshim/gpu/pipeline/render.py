@@ -89,7 +89,7 @@ from .fragment import (Background, broadcast_record, centre_runs, draw_state, ov
                        uniform_cover, uniform_record)
 from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
 from .pbe import fill_possible, store_render_target
-from .ppp import GROUP_LANES, DrawGeometry, cf_bindings, group_key, process_draws
+from .ppp import GROUP_LANES, DrawGeometry, draw_cf_bindings, group_key, process_draws
 from .scratch import run_program
 from .usc_words import read_pipeline, read_words
 from .zls import IspMemory, depth_format as zls_depth_format
@@ -148,11 +148,11 @@ def _geometry_of(cmd) -> tuple[int, int, int, int]:
     return max(cmd.width_px, 1), max(cmd.height_px, 1), samples, tile
 
 
-def _cf_count(memory, ppp: dict) -> int:
-    fs = ppp.get("fragment_shader")
+def _cf_count(memory, draw: Draw) -> int:
+    fs = draw.ppp.get("fragment_shader")
     if fs is None or not fs.cf_binding_count:
         return 1
-    header, bindings = cf_bindings(memory, ppp)
+    header, bindings = draw_cf_bindings(memory, draw)
     n = header.cf_count
     for b in bindings:
         n = max(n, b.base_cf + b.components)
@@ -215,11 +215,12 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
             d, rest = replace(d, instances=part), (d, part)
         batch = shade_vertices(core, memory, d, cmd.sampler_heap)
         vertices += batch.lanes
-        return d, batch, _cf_count(memory, d.ppp), rest
+        return d, batch, _cf_count(memory, d), rest
 
     while (shaded or tvb.pending) and kept_B <= VERTEX_KEPT_B:
         group = [shade_next()]
-        key = group_key(memory, group[0][0], group[0][1]) if group[0][3] is None else None
+        key = group_key(memory, group[0][0], group[0][1]) if group[0][3] is None and (shaded or tvb.pending) \
+            else None
         # small draws of one state go on together (process_draws): the next pending
         # draw joins when it may (its stream is small), shaded here, ahead of its turn
         while key is not None and len(group) < GROUP_DRAWS and (shaded or tvb.pending) \
@@ -315,6 +316,26 @@ def _bin(tvb: TiledVertexBuffer, capacity: int) -> list[Pass]:
         return [Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))]
     if tvb.sysmem:
         return [Pass(np.arange(n, dtype=np.int64), np.zeros(0, np.int64), n)]
+    # rows that cannot change (one draw's remembered geometry, ppp.process_draw) bin as
+    # they did last time: the passes of the last such binning are taken again
+    edges = (tvb.setup.bbox_px, tvb.setup.edge_a, tvb.setup.edge_b, tvb.setup.edge_c)
+    fixed = not any(a.flags.writeable for a in edges)
+    key = (*map(id, edges), tvb.width_px, tvb.height_px, tvb.tile_px, capacity) if fixed else None
+    last = _LAST_BINNING[0]
+    if key is not None and last is not None and last[0] == key:
+        return [replace(p) for p in last[2]]
+    passes = _bin_rows(tvb, n, capacity)
+    if key is not None:
+        for p in passes:
+            p.rows.flags.writeable = p.tiles.flags.writeable = False
+        _LAST_BINNING[0] = (key, edges, passes)
+    return passes
+
+
+_LAST_BINNING: list = [None]        # (key, the arrays it names, passes) of the last fixed rows binned
+
+
+def _bin_rows(tvb: TiledVertexBuffer, n: int, capacity: int) -> list[Pass]:
     passes, first = [], 0
     while first < n:
         tl = R.bin_triangles(tvb.setup, tvb.width_px, tvb.height_px, tile_size_px=tvb.tile_px,

@@ -18,7 +18,7 @@ from uapi import packets as P
 
 from ...firmware.watchdog import check_budget
 from ...memory import GPUFault, malformed
-from .usc_words import decoded, read_words
+from .usc_words import decoded
 
 __all__ = ["StreamError", "walk"]
 
@@ -34,20 +34,52 @@ class StreamError(GPUFault):
         super().__init__(malformed(unit, va, reason).info)
 
 
+#: Bytes of stream looked at in one piece (``_Reader``).
+WINDOW_B = 512
+
+
+class _Reader:
+    """A stream's blocks as the unit reads them: from a window of the memory
+    (``WINDOW_B`` bytes at a time, where the memory gives one: a range the unit may
+    read whole, so no read in it could fault) or else block by block with GPU reads,
+    which fault where the words do. The same bytes either way."""
+
+    __slots__ = ("memory", "unit", "window", "base", "raw")
+
+    def __init__(self, memory, unit: str):
+        self.memory, self.unit = memory, unit
+        self.window = getattr(memory, "window", None)
+        self.base, self.raw = 0, b""
+
+    def read(self, va: int, nbytes: int) -> bytes:
+        at = va - self.base
+        if 0 <= at and at + nbytes <= len(self.raw):
+            return self.raw[at:at + nbytes]
+        if self.window is not None:
+            for size in (WINDOW_B, nbytes):
+                seen = self.window(va, size, True)
+                if seen is not None:
+                    self.base, self.raw = va, seen.tobytes()
+                    return self.raw[:nbytes]
+        return self.memory.read(va, nbytes, self.unit).tobytes()
+
+
 def walk(memory, start_va: int, stream: "P.Stream", unit: str) -> Iterator[tuple[int, object]]:
     """(va, record) of each executed block, ending after the terminate block."""
     va, returns = start_va, []
+    reader = _Reader(memory, unit)
     for _ in range(MAX_BLOCKS):
         check_budget(unit, va)
-        w0 = int(read_words(memory, va, 1, unit)[0])
+        head = reader.read(va, 4)
+        w0 = int.from_bytes(head, "little")
         kind = stream.identify(w0)
         if kind is None:
             raise StreamError(unit, va, f"unknown block 0x{w0:08x}")
         if isinstance(kind, P.Group):
-            n = kind.size_words_for(decoded(kind.header, w0.to_bytes(4, "little")))
+            n = kind.size_words_for(decoded(kind.header, head))
         else:
             n = kind.size_words
-        rec = decoded(kind, memory.read(va, 4 * n, unit).tobytes())
+        rec = decoded(kind, reader.read(va, 4 * n))
         yield va, rec
         name = rec.group.name if isinstance(rec, P.GroupRecord) else rec.name
         if name.endswith("_TERMINATE"):

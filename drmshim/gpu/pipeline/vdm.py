@@ -62,6 +62,8 @@ class Draw:
     # parts): the instances and the primitives of the parts before this one
     first_instance: int = 0
     first_primitive: int = 0
+    # the fragment shader's coefficient bindings, read once (ppp.draw_cf_bindings)
+    cf_bindings: tuple | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -137,34 +139,50 @@ def _indices(memory, draw: Draw) -> tuple[np.ndarray, np.ndarray | None]:
 def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatch:
     """Run the vertex shader over the distinct vertices of every instance."""
     ids, restart = _indices(memory, draw)
-    valid = ids if restart is None else ids[~restart]
-    if draw.record.indexed:
-        uniq, inverse = np.unique(valid, return_inverse=True)
-    else:                                   # consecutive vertex ids: each shaded once already
-        uniq, inverse = valid, np.arange(len(valid), dtype=np.int64)
-    per_instance = np.full(len(ids), -1, np.int64)
-    if restart is None:
-        per_instance[:] = inverse
-    else:
-        per_instance[~restart] = inverse
-    nu, ni = len(uniq), max(draw.instances, 0)
+    nu, per_instance, uniq = _lanes_of(ids, restart, draw.record.indexed)
+    ni = max(draw.instances, 0)
     lanes = nu * ni
     pipe: ShaderPipeline = read_pipeline(memory, draw.vertex_pipeline, "VDM", sampler_heap_va)
     n_out = max(draw.output_count_words, pipe.output_count_words, 4)
     if lanes == 0:
         return VertexBatch(np.zeros((n_out, 0), np.uint32), np.zeros(0, np.int64), 0)
+    if ni == 1:
+        vertex_id = uniq.astype(np.uint32)
+        instance_id = np.full(nu, draw.first_instance, np.int64).astype(np.uint32)
+    else:
+        vertex_id = np.tile(uniq, ni).astype(np.uint32)
+        instance_id = np.repeat(np.arange(draw.first_instance, draw.first_instance + ni,
+                                          dtype=np.int64).astype(np.uint32), nu)
     ctx = ExecContext(
-        lanes=lanes, n_varyings=n_out,
-        specials={"vertex_id": np.tile(uniq, ni).astype(np.uint32),
-                  "instance_id": np.repeat(np.arange(draw.first_instance, draw.first_instance + ni,
-                                                     dtype=np.int64).astype(np.uint32), nu)},
+        lanes=lanes, n_varyings=n_out, specials={"vertex_id": vertex_id, "instance_id": instance_id},
         preload={1: np.uint32(draw.base_instance),
                  2: np.uint32(np.int64(draw.base_vertex if draw.record.indexed else 0) & 0xFFFFFFFF)},
         **pipe.context_fields())
     run_program(core, pipe, ctx)
     # the stream of lanes: instance i uses lanes i*nu + inverse, instances split by restarts
     block = np.concatenate([per_instance, [-1]])
+    if ni == 1:
+        return VertexBatch(ctx.varyings, block, lanes)
     offsets = np.repeat(np.arange(ni, dtype=np.int64) * nu, len(block))
     stream = np.tile(block, ni)
     stream = np.where(stream >= 0, stream + offsets, -1)
     return VertexBatch(ctx.varyings, stream, lanes)
+
+
+def _lanes_of(ids: np.ndarray, restart: np.ndarray | None, indexed: bool):
+    """(distinct vertices, the lane of each stream entry with -1 at restarts, the
+    distinct vertex ids in lane order) of one instance's stream."""
+    if restart is None and not indexed:     # consecutive vertex ids: each shaded once already
+        n = len(ids)
+        return n, np.arange(n, dtype=np.int64), ids
+    valid = ids if restart is None else ids[~restart]
+    if indexed:
+        uniq, inverse = np.unique(valid, return_inverse=True)
+    else:
+        uniq, inverse = valid, np.arange(len(valid), dtype=np.int64)
+    per_instance = np.full(len(ids), -1, np.int64)
+    if restart is None:
+        per_instance[:] = inverse
+    else:
+        per_instance[~restart] = inverse
+    return len(uniq), per_instance, uniq

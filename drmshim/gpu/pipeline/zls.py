@@ -32,8 +32,10 @@ NATIVE_COPY_MIN_PX = 1 << 16
 
 
 def zls_control(cmd):
-    """The render command's ZLS_CONTROL record (low word of ``zls_ctrl``)."""
-    return P.ZLS_CONTROL.unpack(P.words_to_bytes([cmd.zls_ctrl & 0xFFFFFFFF]))
+    """The render command's ZLS_CONTROL record (low word of ``zls_ctrl``; decoded once
+    per value, shared: read only)."""
+    from .usc_words import decoded
+    return decoded(P.ZLS_CONTROL, (cmd.zls_ctrl & 0xFFFFFFFF).to_bytes(4, "little"))
 
 
 def depth_format(cmd) -> tuple[str, str]:

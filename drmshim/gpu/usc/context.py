@@ -76,12 +76,23 @@ def _repeated(value, dtype, n: int) -> np.ndarray:
     """A read-only array of ``n`` copies of ``value`` that holds one element (stride
     0; what ``np.broadcast_to`` gives, built without its Python-level checks, which
     cost more than a small batch's whole set-up). ``value``: a scalar or ``n`` values."""
-    if np.ndim(value):
+    exact = isinstance(value, (bool, int, np.integer, np.bool_))     # (a float key would merge -0.0 and 0.0)
+    if not exact and np.ndim(value):
         return np.broadcast_to(np.asarray(value, dtype), (n,))
-    one = np.array([value], dtype)
-    out = np.ndarray((n,), one.dtype, one, 0, (0,))
-    out.flags.writeable = False
+    key = (dtype, type(value), value, n) if exact else None
+    out = _REPEATED.get(key) if exact else None
+    if out is None:
+        one = np.array([value], dtype)
+        out = np.ndarray((n,), one.dtype, one, 0, (0,))
+        out.flags.writeable = False
+        if exact:
+            if len(_REPEATED) >= 1024:
+                _REPEATED.clear()
+            _REPEATED[key] = out        # read-only and one element: shared by every run
     return out
+
+
+_REPEATED: dict = {}
 
 
 @dataclass

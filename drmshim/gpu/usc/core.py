@@ -21,6 +21,7 @@ register and the offset. This is how compiler scheduling bugs surface.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field
 
@@ -268,7 +269,40 @@ def _register_file(rows: int, lanes: int) -> np.ndarray:
     held = getattr(_HELD, "registers", None)
     if held is None or held.size < need:
         held = _HELD.registers = np.empty(max(need, 1 << 16), np.uint32)
-    return held[:need].reshape(rows, lanes)
+        _HELD.views = {}
+    views = _HELD.views         # the same view object for the same shape (Batch keeps what it derives from it)
+    view = views.get((rows, lanes))
+    if view is None:
+        if len(views) >= 64:
+            views.clear()
+        view = views[(rows, lanes)] = held[:need].reshape(rows, lanes)
+    return view
+
+
+_NATIVE: list = []
+
+
+def _native_tier():
+    """``drmshim.gpu.native`` (imported on first use: it imports this package)."""
+    if not _NATIVE:
+        from .. import native
+        _NATIVE.append(native)
+    return _NATIVE[0]
+
+
+#: Runs whose batches have at most this many lanes share the thread's constant arrays.
+SHARED_CONST_LANES = 1024
+
+
+def _thread_consts() -> dict:
+    """This thread's cache of ``Batch.const`` arrays (read-only, keyed by length and
+    value) for small batches (at most ``SHARED_CONST_LANES`` lanes, so at most 4 MB),
+    shared by its runs: a small draw's run reads the same uniforms and immediates as
+    the last one's."""
+    consts = getattr(_HELD, "consts", None)
+    if consts is None or len(consts) >= 1024:
+        consts = _HELD.consts = {}
+    return consts
 
 
 class ShaderCore:
@@ -303,7 +337,9 @@ class ShaderCore:
     def load(self, program_va: int) -> Program:
         prog = self._cache.get(program_va)
         if prog is not None:
-            current = bytes(self.mem.read(program_va, len(prog.code), UNIT))
+            window = getattr(self.mem, "window", None)     # (a look without a copy where the memory gives one)
+            seen = window(program_va, len(prog.code), True) if window is not None else None
+            current = seen.tobytes() if seen is not None else bytes(self.mem.read(program_va, len(prog.code), UNIT))
             if current == prog.code:
                 return prog
         prog = compile_program(program_va, _fetch(self.mem, program_va))
@@ -312,9 +348,9 @@ class ShaderCore:
 
     def _batch_size(self, ctx: ExecContext, n_regs32: int, all_native: bool = False) -> int:
         # whole quads, whole threadgroups, and (outside compute) whole SIMD groups
-        unit = np.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
+        unit = math.lcm(4 if ctx.quads else 1, ctx.threadgroup_lanes)
         if ctx.threadgroup_lanes <= 1:
-            unit = np.lcm(unit, SIMD_GROUP_LANES)
+            unit = math.lcm(unit, SIMD_GROUP_LANES)
         lanes = self.batch_lanes if self.batch_lanes is not None else auto_batch_lanes(n_regs32, all_native)
         return int(max(unit, lanes // unit * unit))
 
@@ -322,31 +358,35 @@ class ShaderCore:
         prog = self.load(program_va)
         native = None
         if not self.debug and self.tier != "interp":
-            from ..native import native_for
-            native = native_for(prog, ctx.lanes, self.tier)
+            native = _native_tier().native_for(prog, ctx.lanes, self.tier)
         if ctx.lane_order and native is None:
             raise ShaderError(f"program at 0x{program_va:x}: a lane-ordered context needs its native code")
         if prog.units is None:
             prog.units = frozenset(ins.op.unit for _, ins in prog.instructions)
         ctx.allocate_outputs(varyings="st_var" in prog.units, writes=prog.units)
-        preload = {k: np.broadcast_to(np.asarray(v), (ctx.lanes,)) for k, v in ctx.preload.items()}
+        # (value, per lane): a scalar preload (one element) fills its register
+        preload = {}
+        for k, v in ctx.preload.items():
+            v = np.asarray(v)
+            preload[k] = (v.reshape(1), False) if v.ndim == 0 else (np.broadcast_to(v, (ctx.lanes,)), True)
         n_regs32 = max([prog.n_regs32] + [k + 1 for k in preload])
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
         size = self._batch_size(ctx, n_regs32, native is not None and native.plan.step_count == 0)
         storage = _register_file(max(n_regs32, 1), min(size, ctx.lanes))
-        consts: dict = {}
+        consts = _thread_consts() if min(size, ctx.lanes) <= SHARED_CONST_LANES else {}
         with np.errstate(all="ignore"):
             for lane0 in range(0, ctx.lanes, size):
                 n = min(size, ctx.lanes - lane0)
                 b = Batch(self, ctx, lane0, n, n_regs32, storage, consts, prog.zero_rows)
-                for k, v in preload.items():
-                    b.r32[k] = v[lane0:lane0 + n].view(np.uint32) if v.dtype.itemsize == 4 else v[lane0:lane0 + n]
+                for k, (v, per_lane) in preload.items():
+                    if per_lane:
+                        v = v[lane0:lane0 + n]
+                    b.r32[k] = v.view(np.uint32) if v.dtype.itemsize == 4 else v
                 if ctx.local_memory_B:
                     b.local = mem.ByteMemory(np.zeros(n // ctx.threadgroup_lanes * ctx.local_memory_B, np.uint8))
                 if native is not None:
-                    from ..native import run_batch
-                    run_batch(native, b, self.max_steps)
+                    _native_tier().run_batch(native, b, self.max_steps)
                 else:
                     self._run_batch(prog, b)
                 if ctx.keep_registers:

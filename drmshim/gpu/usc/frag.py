@@ -20,7 +20,10 @@ def compile_st_var(ins: Instruction):
 
     def step(b):
         out = b.ctx.varyings[index, b.lanes]
-        np.copyto(out, a(b), where=b.exec)
+        if b.all_active:
+            out[...] = a(b)
+        else:
+            np.copyto(out, a(b), where=b.exec)
     return step
 
 

@@ -308,11 +308,45 @@ def _device_words(numpy_compile, reg_field: str, is_read: bool):
                 m = b.effect_mask()
                 mask = None if m.all() else _mask_array(m)
             base = int(b.uni32[u]) | int(b.uni32[u + 1]) << 32
-            if not device_native.move_words(b.mem, b.r32[row].view(np.int32), mask, sh, base,
-                                            b.r32[first:first + k], is_read):
-                numpy_step(b)
+            index = b.r32[row].view(np.int32)
+            if is_read and index.size < device_native.MIN_LANES:
+                if _few_words_loaded(b.mem, index, mask, sh, base, b.r32[first:first + k]):
+                    return
+            elif device_native.move_words(b.mem, index, mask, sh, base, b.r32[first:first + k], is_read):
+                return
+            numpy_step(b)
         return step
     return compile_
+
+
+def _few_words_loaded(memory, index: np.ndarray, mask, shift: int, base: int, rows: np.ndarray) -> bool:
+    """``device_native.move_words``' load for a few lanes (a draw's vertices: below
+    its C call's break-even), in numpy through the same window: ``rows.shape[0]``
+    aligned words at base + (index << shift) + 4c into ``rows`` for the lanes of
+    ``mask``. False, having touched nothing, when there is no window or an address
+    is not word-aligned (the caller runs the numpy step)."""
+    window_of = getattr(memory, "window", None)
+    if window_of is None or not device_native.ENABLED:
+        return False
+    lanes = index if mask is None else index[mask]
+    if lanes.size == 0:
+        return False
+    k = rows.shape[0]
+    low = int(lanes.min())
+    rel = (lanes.astype(np.int64) - low) << shift
+    lo = base + (low << shift)
+    hi = lo + int(rel.max()) + 4 * k
+    if lo < 0 or hi > 1 << 64 or lo & 3 or int(np.bitwise_or.reduce(rel)) & 3:
+        return False
+    win = window_of(lo, hi - lo, True)
+    if win is None:
+        return False
+    words = win.view(np.uint32)[(rel >> 2)[None, :] + np.arange(k, dtype=np.int64)[:, None]]
+    if mask is None:
+        rows[...] = words
+    else:
+        rows[:, mask] = words
+    return True
 
 
 compile_device_load = _device_words(_compile_load(_device_address, _device_memory), "dst", True)

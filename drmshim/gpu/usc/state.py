@@ -12,12 +12,17 @@ decision per call that could have been made at compile time.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from uapi.isa import Imm, Reg
 from uapi.isa.semantics import FLOAT, SINT, UINT, minifloat_decode, saturate
 
 __all__ = ["Batch", "raw_reader", "float_reader", "raw_writer", "float_writer", "halves_of"]
+
+
+_VIEWS = threading.local()      # per thread: the views Batch derived from its last register file
 
 
 class Batch:
@@ -35,20 +40,22 @@ class Batch:
         self.lane0, self.n = lane0, n
         self.lanes = slice(lane0, lane0 + n)
         if storage is None:
-            self.r32 = np.zeros((max(n_regs32, 1), n), np.uint32)
+            self._views(np.zeros((max(n_regs32, 1), n), np.uint32))
         else:
-            self.r32 = storage[:max(n_regs32, 1), :n]
+            rows = max(n_regs32, 1)
+            hit = getattr(_VIEWS, "last", None)
+            if hit is not None and hit[0] is storage and hit[1] == rows and hit[2] == n:
+                # the thread's register file in the shape of its last batch: the same views
+                self.r32, self.f32, self.rows_u32, self.rows_f32, self.u16, self.h16 = hit[3:]
+            else:
+                self._views(storage[:rows, :n])
+                _VIEWS.last = (storage, rows, n, self.r32, self.f32, self.rows_u32, self.rows_f32, self.u16, self.h16)
             if zero_rows is None:
                 self.r32.fill(0)
             else:
                 for r in zero_rows:
                     if r < self.r32.shape[0]:
                         self.r32[r].fill(0)
-        self.f32 = self.r32.view(np.float32)
-        self.rows_u32 = list(self.r32)    # row views made once per batch: the hot path indexes lists
-        self.rows_f32 = list(self.f32)
-        self.u16 = self.r32.view(np.uint16)
-        self.h16 = self.r32.view(np.float16)
         self.uni32 = ctx.uniforms
         self.uni16 = ctx.uniforms.view(np.uint16)
         self.unif32 = ctx.uniforms.view(np.float32)
@@ -63,6 +70,14 @@ class Batch:
         self.pending: dict[int, int] = {}  # register half -> scoreboard slot (debug mode)
         self.local = None                   # threadgroup memory of this batch (compute)
         self.memo: dict = {}                # per-batch facts the units derive once (e.g. iter's primitive)
+
+    def _views(self, r32: np.ndarray) -> None:
+        self.r32 = r32
+        self.f32 = r32.view(np.float32)
+        self.rows_u32 = list(r32)    # row views made once per batch: the hot path indexes lists
+        self.rows_f32 = list(self.f32)
+        self.u16 = r32.view(np.uint16)
+        self.h16 = r32.view(np.float16)
 
     def const(self, v, key=None) -> np.ndarray:
         """A read-only array of ``n`` copies of scalar ``v``, cached (``key``: a

@@ -150,3 +150,52 @@ def test_no_window_runs_the_numpy_step_and_faults_alike(monkeypatch, case):
             results.append((fault.info.address, fault.info.is_read, fault.info.unit))
     assert results[0] == results[1]
     assert (results[0][0] == "ok") == (case == "split_store")
+
+
+def test_few_lane_loads_equal_the_numpy_step(monkeypatch):
+    """Below MIN_LANES a load of aligned words goes through the window in numpy
+    (``mem._few_words_loaded``: a draw's handful of vertices): the registers of the
+    numpy step, with masked lanes, negative indices and vectors of words; unaligned
+    addresses, no window (an unmapped word) and ranges beyond 2^64 take the numpy
+    step (and its fault)."""
+    from drmshim.gpu.usc import mem as usc_mem
+    lanes = 24
+    rng = np.random.default_rng(9)
+    taken = []
+    real = usc_mem._few_words_loaded
+    monkeypatch.setattr(usc_mem, "_few_words_loaded", lambda *a: taken.append(real(*a)) or taken[-1])
+    inputs = {40: rng.integers(0, 3000, lanes).astype(np.uint32),
+              41: rng.integers(-200, 4000, lanes).astype(np.int32).view(np.uint32),
+              43: rng.integers(0, 1 << 12, lanes).astype(np.uint32),
+              46: np.full(lanes, 2000, np.uint32)}
+    asm = """
+        mov_imm r0l, 0
+        if_icmp.ult r40, r46, 1
+          device_load.i32 r1, u0_u1, r40, 2, 0
+          device_load.i32 r2_r3_r4_r5, u2_u3, r41, 4, 0
+        pop_exec 1
+        device_load.i32 r6_r7, u4_u5, r43, 0, 0
+        device_load.i32 r8_r9_r10, u6_u7, r40, 3, 0
+        wait 0
+    """
+    va = new_memory().base + DATA_VA_OFFSET
+    uniforms = _uniforms(va, va + 0x4000, va + 0x20003, va + 0x8000)
+    out = []
+    for enabled in (True, False):
+        monkeypatch.setattr(device_native, "ENABLED", enabled)
+        mem, _ = _flat()
+        out.append(run(asm, lanes=lanes, mem=mem, debug=False, inputs=inputs, uniforms=uniforms).registers.copy())
+    np.testing.assert_array_equal(out[0], out[1])
+    assert taken[:4] == [True, True, False, True]         # the unaligned one: the numpy step
+    for base, make in ((0x10_0001_0000 - 8, _vm_memory(gap=True)), ((1 << 64) - 8, _vm_memory())):
+        results = []
+        for enabled in (True, False):
+            monkeypatch.setattr(device_native, "ENABLED", enabled)
+            mem, _ = make()
+            try:
+                run("device_load.i32 r2, u0_u1, r40, 2, 0\nwait 0", lanes=lanes, mem=mem, debug=False,
+                    inputs={40: np.arange(lanes, dtype=np.uint32)}, uniforms=_uniforms(base))
+                results.append("ok")
+            except GPUFault as fault:
+                results.append((fault.info.address, fault.info.is_read, fault.info.unit))
+        assert results[0] == results[1] != "ok"
