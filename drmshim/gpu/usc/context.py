@@ -93,6 +93,7 @@ def _repeated(value, dtype, n: int) -> np.ndarray:
 
 
 _REPEATED: dict = {}
+_SPECIAL_REGS = frozenset(SPECIAL_REGS)
 
 
 @dataclass
@@ -141,7 +142,7 @@ class ExecContext:
         self.uniforms = np.ascontiguousarray(self.uniforms, dtype=np.uint32)
         if self.uniforms.size < 256:
             self.uniforms = np.concatenate([self.uniforms, np.zeros(256 - self.uniforms.size, np.uint32)])
-        unknown = set(self.specials) - set(SPECIAL_REGS)
+        unknown = self.specials.keys() - _SPECIAL_REGS
         assert not unknown, f"unknown special registers {sorted(unknown)}"
         if self.quads:
             assert self.lanes % 4 == 0, "quad lanes come in groups of 4"
