@@ -488,6 +488,17 @@ EXTENSIONS: tuple[Extension, ...] = (
     # in them, the driver/device UUIDs (features/memory_object.py; test_memory_object.py)
     _x("GL_EXT_memory_object", _ANY, _GL32, _N, _ES3, DONE),
     _x("GL_EXT_memory_object_fd", _ANY, _GL32, _N, _ES3, DONE),
+    # GLES 2.0 extensions that GLES 3.0 made core, under their names from GLES 3.0 contexts
+    # (their commands are the registry's aliases of the core ones; GLES 2.0 contexts lack the
+    # core features): test_es3_core_extension_names.py
+    _x("GL_OES_vertex_array_object", _N, _N, _N, _ES3, DONE),
+    _x("GL_EXT_map_buffer_range", _N, _N, _N, _ES3, DONE),
+    _x("GL_NV_read_buffer", _N, _N, _N, _ES3, DONE),
+    _x("GL_NV_fbo_color_attachments", _N, _N, _N, _ES3, DONE),
+    _x("GL_NV_pixel_buffer_object", _N, _N, _N, _ES3, DONE),
+    _x("GL_OES_get_program_binary", _N, _N, _N, _ES3, DONE),
+    _x("GL_OES_depth_texture_cube_map", _N, _N, _N, _ES3, DONE),
+    _x("GL_OES_stencil8", _N, _N, _N, _ES3, DONE),
     # -- texture formats (tests/driver/gl/test_formats_*.py, tests/layout) ----------------
     _x("GL_ARB_texture_compression_bptc", _ANY, _GL32, _N, _N, DONE),
     _x("GL_ARB_texture_compression_rgtc", _ANY, _GL32, _N, _N, DONE),

@@ -469,3 +469,13 @@ def glDiscardFramebufferEXT(ctx, target, numAttachments, attachments):
           "needs EXT_discard_framebuffer")
     check(target == E.GL_FRAMEBUFFER, E.GL_INVALID_ENUM, f"bad target {target:#x}")
     return call(ctx, "glInvalidateFramebuffer", target, numAttachments, attachments)
+
+
+# -- NV_read_buffer ----------------------------------------------------------------------------------
+# glReadBufferNV is glReadBuffer (GLES 3.0 made it core; the registry marks no alias)
+
+def _read_buffer_nv(ctx, name: str) -> None:
+    check(ctx.api.has_extension("GL_NV_read_buffer"), E.GL_INVALID_OPERATION, f"{name} needs NV_read_buffer")
+
+
+forward("glReadBufferNV", "glReadBuffer", guard=_read_buffer_nv)
