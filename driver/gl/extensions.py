@@ -430,6 +430,9 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_ARB_texture_filter_anisotropic", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_filter_anisotropic", _ANY, _GL32, _N, _ES2, DONE),
     _x("GL_ARB_texture_mirror_clamp_to_edge", _ANY, _GL32, _N, _N, DONE),
+    # GLES: the same wrap mode (test_es_mirror_clamp_depth_clamp.py); EXT_depth_clamp: DEPTH_CLAMP
+    _x("GL_EXT_texture_mirror_clamp_to_edge", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_depth_clamp", _N, _N, _N, _ES2, DONE),
     # mirrored once then clamped: the sampler's MIRROR_CLAMP_GL / MIRROR_CLAMP_TO_BORDER wraps
     # (test_mirror_clamp.py)
     _x("GL_EXT_texture_mirror_clamp", _ANY, _GL32, _N, _N, DONE),

@@ -277,7 +277,8 @@ class TextureMixin:
                 wraps.add(E.GL_CLAMP_TO_BORDER)
             if self.api.compat:
                 wraps.add(E.GL_CLAMP)
-            if self.api.has_extension("GL_ARB_texture_mirror_clamp_to_edge"):
+            if self.api.has_extension("GL_ARB_texture_mirror_clamp_to_edge") or \
+                    self.api.has_extension("GL_EXT_texture_mirror_clamp_to_edge"):
                 wraps.add(E.GL_MIRROR_CLAMP_TO_EDGE)
             if self.api.has_extension("GL_ATI_texture_mirror_once"):     # MIRROR_CLAMP_ATI, .._TO_EDGE_ATI
                 wraps |= {E.GL_MIRROR_CLAMP_EXT, E.GL_MIRROR_CLAMP_TO_EDGE}

@@ -1,0 +1,96 @@
+"""GL_EXT_texture_mirror_clamp_to_edge and GL_EXT_depth_clamp in GLES contexts (as llvmpipe
+lists them): the wrap mode MIRROR_CLAMP_TO_EDGE_EXT and the DEPTH_CLAMP_EXT enable, the
+desktop features under GLES names (same token values). Expected by hand."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+import driver
+from driver.gl import enums as E
+
+from .helpers import compile_source, expect, link_and_use
+
+VS = "#version 300 es\nlayout(location = 0) in vec4 p;\nvoid main() { gl_Position = p; }\n"
+FS = """#version 300 es
+precision highp float;
+uniform sampler2D t;
+out vec4 o;
+void main() {
+    float s[4] = float[4](-0.25, -0.75, 1.25, 0.25);
+    o = texture(t, vec2(s[int(gl_FragCoord.x)], 0.5));
+}
+"""
+
+
+def _quad(c, z=0.0):
+    buf = c.glGenBuffers(1)[0]
+    c.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+    c.glBufferData(E.GL_ARRAY_BUFFER, 64, struct.pack("16f", -1, -1, z, 1, 1, -1, z, 1, -1, 1, z, 1, 1, 1, z, 1),
+                   E.GL_STATIC_DRAW)
+    c.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
+    c.glEnableVertexAttribArray(0)
+    c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+
+
+def _row(c, w):
+    return np.frombuffer(bytes(c.glReadPixels(0, 0, w, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8).reshape(w, 4)
+
+
+@pytest.mark.parametrize("wrap, want", [
+    # texels red, green; s -0.25 mirrors to 0.25 (red), -0.75 to 0.75 (green), 1.25 and 0.25 clamp/red
+    (E.GL_MIRROR_CLAMP_TO_EDGE, ["r", "g", "g", "r"]),
+    (E.GL_REPEAT, ["g", "r", "r", "r"])])
+def test_mirror_clamp_to_edge_in_gles(wrap, want):
+    with driver.Context(api="gles3", width=4, height=1) as c:
+        assert "GL_EXT_texture_mirror_clamp_to_edge" in c.glGetString(E.GL_EXTENSIONS).split()
+        shaders = [compile_source(c, k, s)[0] for k, s in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, FS))]
+        link_and_use(c, *shaders)
+        tex = c.glGenTextures(1)[0]
+        c.glBindTexture(E.GL_TEXTURE_2D, tex)
+        c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 2, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                       bytes([255, 0, 0, 255, 0, 255, 0, 255]))
+        c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+        c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MAG_FILTER, E.GL_NEAREST)
+        c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, wrap)
+        expect(c, E.GL_NO_ERROR)
+        _quad(c)
+        colours = {(255, 0, 0, 255): "r", (0, 255, 0, 255): "g"}
+        assert [colours.get(tuple(p)) for p in _row(c, 4)] == want
+
+
+def test_gles2_has_both_and_mirror_clamp_to_border_stays_desktop():
+    with driver.Context(api="gles2", width=4, height=1) as c:
+        names = c.glGetString(E.GL_EXTENSIONS).split()
+        assert "GL_EXT_texture_mirror_clamp_to_edge" in names and "GL_EXT_depth_clamp" in names
+        c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, E.GL_MIRROR_CLAMP_TO_EDGE)
+        expect(c, E.GL_NO_ERROR)
+        c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_WRAP_S, E.GL_MIRROR_CLAMP_TO_BORDER_EXT)
+        expect(c, E.GL_INVALID_ENUM)
+        c.glEnable(E.GL_DEPTH_CLAMP)
+        expect(c, E.GL_NO_ERROR)
+
+
+@pytest.mark.parametrize("clamp", [True, False])
+def test_depth_clamp_keeps_what_lies_beyond_the_far_plane(clamp):
+    """A quad at z = 1.5 (beyond the far plane): clipped without the clamp (the clear's
+    black stays), drawn with it (depth clamped to 1.0, LEQUAL against the cleared 1.0)."""
+    fs = "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(0, 0, 1, 1); }\n"
+    with driver.Context(api="gles3", width=4, height=4) as c:
+        assert "GL_EXT_depth_clamp" in c.glGetString(E.GL_EXTENSIONS).split()
+        shaders = [compile_source(c, k, s)[0] for k, s in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, fs))]
+        link_and_use(c, *shaders)
+        c.glClearColor(0, 0, 0, 1)
+        c.glClearDepthf(1.0)
+        c.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+        c.glEnable(E.GL_DEPTH_TEST)
+        c.glDepthFunc(E.GL_LEQUAL)
+        (c.glEnable if clamp else c.glDisable)(E.GL_DEPTH_CLAMP)       # DEPTH_CLAMP_EXT
+        assert c.glIsEnabled(E.GL_DEPTH_CLAMP) == clamp
+        _quad(c, 1.5)
+        expect(c, E.GL_NO_ERROR)
+        px = _row(c, 4)
+        assert (px == ([0, 0, 255, 255] if clamp else [0, 0, 0, 255])).all()
