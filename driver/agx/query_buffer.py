@@ -12,9 +12,12 @@ any other GPU write.
 
 Conversions (GL 4.6 section 4.2.4): a 32-bit destination receives the value
 clamped to its range (unsigned: 0xFFFFFFFF, signed: 0x7FFFFFFF); a predicate
-query (ANY_SAMPLES_PASSED*) gives 0 or 1; QUERY_RESULT_AVAILABLE gives 1,
-because the kernel runs after the commands the query counted (one queue, in
-order) so the result exists when it is written.
+query (ANY_SAMPLES_PASSED*) gives 0 or 1; QUERY_RESULT_AVAILABLE of a query
+counted in an occlusion slot gives 1, because the kernel runs after the commands
+the query counted (one queue, in order) so the result exists when it is written;
+of a query the driver learns from command feedback (timer queries), whether the
+result is known when the write is asked for, as a QUERY_RESULT_NO_WAIT write
+would find it (never 1 beside a result left unwritten).
 """
 
 from __future__ import annotations
@@ -73,8 +76,12 @@ def write_query_result(pipe, query, wait: bool, rtype: str, available_only: bool
     predicate = not isinstance(query, int) and query.type in _PREDICATES
     if isinstance(query, int):
         source, value = "value", query
-    elif available_only:
+    elif available_only and query.slot is not None and query.result is None:
         source, value = "available", 0
+    elif available_only:
+        # a result from command feedback (timer queries): available when it is known now, so
+        # a QUERY_RESULT_NO_WAIT write after this one writes a result whenever this wrote 1
+        source, value = "value", int(pipe.get_query_result(query, False) is not None)
     elif query.slot is not None and query.result is None:
         source, value = "slot", 0
     else:

@@ -126,6 +126,37 @@ def test_results_the_driver_knows_are_written_too():
     assert np.frombuffer(_read(ctx, buf, 12)[8:12], np.uint32)[0] == 2
 
 
+def test_availability_of_a_timer_query_agrees_with_a_no_wait_result():
+    """A TIME_ELAPSED result comes from command feedback; while it is not known,
+    QUERY_RESULT_AVAILABLE writes 0 and QUERY_RESULT_NO_WAIT writes nothing
+    (piglit arb_query_buffer_object-qbo: an availability of 1 beside an
+    unwritten result failed it); once known, 1 and the result."""
+    ctx, loc = _setup()
+    q = _count(ctx, loc, E.GL_TIME_ELAPSED, (-1, -1, 1, 1))
+    buf = _query_buffer(ctx)
+    pipe = ctx.pipe
+    known = pipe.get_query_result
+
+    def still_running(query, wait):
+        return known(query, wait) if wait else None
+    pipe.get_query_result = still_running
+    try:
+        ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT_AVAILABLE, 8)
+        ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT_NO_WAIT, 0)
+    finally:
+        del pipe.get_query_result
+    expect(ctx, E.GL_NO_ERROR)
+    raw = _read(ctx, buf, 12)
+    assert raw[0:4] == bytes([0xAB]) * 4
+    assert np.frombuffer(raw[8:12], np.uint32)[0] == 0
+    ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT_AVAILABLE, 8)
+    ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT_NO_WAIT, 0)
+    raw = _read(ctx, buf, 12)
+    assert np.frombuffer(raw[8:12], np.uint32)[0] == 1
+    ctx.glBindBuffer(E.GL_QUERY_BUFFER, 0)
+    assert np.frombuffer(raw[0:4], np.uint32)[0] == ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT)[0]
+
+
 def test_32_bit_forms_clamp():
     """A 64-bit result above 2^32 written through the 32-bit forms is clamped
     (GL 4.6 section 4.2.4): the kernel that converts it, run on the GPU."""
