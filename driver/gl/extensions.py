@@ -433,6 +433,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     # GLES: the same wrap mode (test_es_mirror_clamp_depth_clamp.py); EXT_depth_clamp: DEPTH_CLAMP
     _x("GL_EXT_texture_mirror_clamp_to_edge", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_depth_clamp", _N, _N, _N, _ES2, DONE),
+    _x("GL_EXT_clip_control", _N, _N, _N, _ES2, DONE),      # glClipControlEXT: ARB_clip_control's
     # mirrored once then clamped: the sampler's MIRROR_CLAMP_GL / MIRROR_CLAMP_TO_BORDER wraps
     # (test_mirror_clamp.py)
     _x("GL_EXT_texture_mirror_clamp", _ANY, _GL32, _N, _N, DONE),

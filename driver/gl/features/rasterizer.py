@@ -29,8 +29,8 @@ def glPolygonOffsetClamp(ctx, factor, units, clamp):
 def glClipControl(ctx, origin, depth):
     """GL 4.6 section 13.7: the clip volume's z range ([-w, w] or [0, w]) and
     whether window y grows down (UPPER_LEFT)."""
-    check(ctx.api.has_extension("GL_ARB_clip_control"), E.GL_INVALID_OPERATION,
-          "needs GL 4.5 or ARB_clip_control")
+    check(ctx.api.has_extension("GL_ARB_clip_control") or ctx.api.has_extension("GL_EXT_clip_control"),
+          E.GL_INVALID_OPERATION, "needs GL 4.5, ARB_clip_control or (GLES) EXT_clip_control")
     check(origin in (E.GL_LOWER_LEFT, E.GL_UPPER_LEFT), E.GL_INVALID_ENUM, f"bad origin {origin:#x}")
     check(depth in (E.GL_NEGATIVE_ONE_TO_ONE, E.GL_ZERO_TO_ONE), E.GL_INVALID_ENUM, f"bad depth mode {depth:#x}")
     ctx.state.clip_origin, ctx.state.clip_depth_mode = int(origin), int(depth)

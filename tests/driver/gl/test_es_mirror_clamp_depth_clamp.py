@@ -94,3 +94,44 @@ def test_depth_clamp_keeps_what_lies_beyond_the_far_plane(clamp):
         expect(c, E.GL_NO_ERROR)
         px = _row(c, 4)
         assert (px == ([0, 0, 255, 255] if clamp else [0, 0, 0, 255])).all()
+
+
+@pytest.mark.parametrize("api", ["gles2", "gles3"])
+def test_clip_control_in_gles(api):
+    """EXT_clip_control: glClipControlEXT(UPPER_LEFT, ZERO_TO_ONE). A quad over the lower
+    half at z = -0.5: kept by [-w, w] and shown at the bottom; flipped to the top by
+    UPPER_LEFT and clipped by [0, w] (z < 0)."""
+    version = "#version 300 es" if api == "gles3" else "#version 100"
+    vs = (version + "\n" + ("layout(location = 0) in vec4 p;" if api == "gles3" else "attribute vec4 p;")
+          + "\nvoid main() { gl_Position = p; }\n")
+    fs = (version + "\nprecision mediump float;\n" + ("out vec4 o;\nvoid main() { o = vec4(0, 0, 1, 1); }\n"
+          if api == "gles3" else "void main() { gl_FragColor = vec4(0, 0, 1, 1); }\n"))
+    with driver.Context(api=api, width=4, height=4) as c:
+        assert "GL_EXT_clip_control" in c.glGetString(E.GL_EXTENSIONS).split()
+        shaders = [compile_source(c, k, s)[0] for k, s in ((E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs))]
+        prog = link_and_use(c, *shaders)
+        c.glBindAttribLocation(prog, 0, "p")
+        c.glLinkProgram(prog)
+        c.glUseProgram(prog)
+
+        def draw(z):
+            c.glClearColor(0, 0, 0, 1)
+            c.glClear(E.GL_COLOR_BUFFER_BIT)
+            buf = c.glGenBuffers(1)[0]
+            c.glBindBuffer(E.GL_ARRAY_BUFFER, buf)
+            c.glBufferData(E.GL_ARRAY_BUFFER, 64, struct.pack("16f", -1, -1, z, 1, 1, -1, z, 1, -1, 0, z, 1,
+                                                              1, 0, z, 1), E.GL_STATIC_DRAW)
+            c.glVertexAttribPointer(0, 4, E.GL_FLOAT, False, 0, 0)
+            c.glEnableVertexAttribArray(0)
+            c.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+            px = np.frombuffer(bytes(c.glReadPixels(0, 0, 4, 4, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+            return (px.reshape(4, 4, 4)[:, 0, 2] // 255).tolist()      # blue per row, bottom first
+
+        assert draw(-0.5) == [1, 1, 0, 0]
+        c.glClipControlEXT(E.GL_UPPER_LEFT, E.GL_ZERO_TO_ONE)
+        assert c.glGetIntegerv(E.GL_CLIP_ORIGIN) == [E.GL_UPPER_LEFT]
+        assert c.glGetIntegerv(E.GL_CLIP_DEPTH_MODE) == [E.GL_ZERO_TO_ONE]
+        assert draw(0.5) == [0, 0, 1, 1]
+        assert draw(-0.5) == [0, 0, 0, 0]
+        c.glClipControlEXT(E.GL_UPPER_LEFT, E.GL_RED)
+        expect(c, E.GL_INVALID_ENUM)
