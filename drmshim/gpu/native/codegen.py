@@ -34,7 +34,7 @@ __all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate"
            "GENERATOR_VERSION"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 26
+GENERATOR_VERSION = 27
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -1200,17 +1200,18 @@ def _ordered_function(prog, plan: Plan, parts: list) -> None:
 
 
 #: The C type of ``_span_function``'s functions (``Plan.span``).
-SPAN_FN = "long (*)(const args_t *, long, int64_t, long, long, int32_t)"
+SPAN_FN = "long (*)(const args_t *, long, int64_t, long, long, int32_t, int)"
 
 
 def _span_function(prog, plan: Plan, parts: list) -> None:
     """For a lane-ordered program (``Plan.ordered``) made only of lane-local
     instructions, ``iter``, transcendentals through numpy's loops and unorm tile
-    accesses of whole records, the C function ``spn<k>(args, n, rec0, x0, y, prim)``
-    (``Plan.span``): the whole program over the ``n`` pixels ``x0 + j`` of row ``y``
-    (centres (x + 0.5, y + 0.5)) of primitive ``prim`` (its planes), every lane
-    active and alive, whose records are ``rec0 + j`` (a span of a bin's row, as
-    ``pipeline.native.shade_bins`` finds them). Each lane runs the program at once,
+    accesses of whole records, the C function ``spn<k>(args, n, rec0, x0, y, prim,
+    ws)`` (``Plan.span``): the whole program over ``n`` pixels of primitive ``prim``
+    (its planes) in rows of ``2^ws``: pixel j is (x0 + j mod 2^ws, y + j div 2^ws)
+    (centres (x + 0.5, y + 0.5)), every lane active and alive, its record ``rec0 + j``
+    (a span of a bin's row, or a whole bin whose records are in rows, as
+    ``pipeline.native.shade_bins`` finds them; one row: ``ws`` past the span). Each lane runs the program at once,
     its registers in locals: one loop over the lanes, or one per stage between
     transcendentals (whose numpy loop runs over a buffer of the piece's arguments; the
     registers a later stage reads go through a buffer of the piece). Tile words load
@@ -1315,7 +1316,9 @@ def _span_function(prog, plan: Plan, parts: list) -> None:
         if tiles[s] and s == touching[-1] and stores:
             out.append("W_[i - c] = cur_;")
         return ['_Pragma("GCC ivdep")', "for (long i = c; i < e; i++) {",
-                "    const float px = (float)(xb + (int32_t)i) + 0.5f; (void)px;", *["    " + x for x in out], "}"]
+                "    const float px = (float)(xb + (int32_t)(i & wm_)) + 0.5f; (void)px;",
+                "    const float py = (float)(yb + (int32_t)(i >> ws_)) + 0.5f; (void)py;",
+                *["    " + x for x in out], "}"]
     one = " && ".join(f"PP[{3 * w}] == 0.0f && PP[{3 * w + 1}] == 0.0f && PP[{3 * w + 2}] == 1.0f"
                       for w in sorted(w_planes))
     pieces = []
@@ -1342,13 +1345,14 @@ def _span_function(prog, plan: Plan, parts: list) -> None:
     buffers += [f"uint32_t H{k}_[{ch}];" for k in held]
     name = f"spn{len(plan.functions)}"
     parts.append("\n".join([
-        f"SPAN_TARGET long {name}(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim) {{",
+        f"SPAN_TARGET long {name}(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim, "
+        "int ws_) {",
         f"    if (A->record_B != {word_B}) return 0;",
         "    const uint32_t *restrict U = A->u; (void)U;",
         f"    uint8_t *restrict T = A->tile + rec0 * {word_B};",
         "    const float *restrict PP = A->planes ? A->planes + (long)prim * A->planes_prim : 0; (void)PP;",
-        "    const float py = (float)y + 0.5f; (void)py;",
-        "    const int32_t xb = (int32_t)x0; (void)xb;",
+        "    const int32_t xb = (int32_t)x0, yb = (int32_t)y, wm_ = (int32_t)((1L << ws_) - 1); (void)xb;",
+        "    (void)yb; (void)wm_;",
         *["    " + x for x in buffers],
         f"    for (long c = 0; c < n; c += {ch}) {{",
         f"        const long e = n - c > {ch} ? c + {ch} : n;",

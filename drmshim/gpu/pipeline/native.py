@@ -413,7 +413,10 @@ _BIN_SOURCE = r"""
    (pipeline/native.py shade_bins; the specification is rasterize + the layer loop) */
 
 typedef void (*seg_fn)(const args_t *A, long lo, long hi);
-typedef long (*span_fn)(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim);
+typedef long (*span_fn)(const args_t *A, long n, int64_t rec0, long x0, long y, int32_t prim, int ws);
+
+/* a span of one row: its pixel j is (x0 + j, y) */
+#define ONE_ROW 30
 
 typedef struct {
     args_t A;                       /* the program's view of the chunk's lanes */
@@ -513,11 +516,25 @@ static long shade_span(span_fn fn, const args_t *A, const int64_t *restrict rec,
     while (x < xe && rec[x] >= 0) {
         long e = x + 1;
         while (e < xe && rec[e] == rec[x] + (e - x)) e++;
-        const long done = fn(A, e - x, rec[x], x, y, prim);
+        const long done = fn(A, e - x, rec[x], x, y, prim, ONE_ROW);
         x += done;
         if (x < e) break;
     }
     return x - xs;
+}
+
+/* Whether the records of the rows y0..y0+nrows-1 of columns x0..x0+bw-1 (the region's
+   pixel map from (ox, oy), w wide) are consecutive, row after row: rec0 + j * bw + i. */
+static int rows_consecutive(const int64_t *record_of, long w, long ox, long oy, long x0, long y0, long bw,
+                            long nrows) {
+    const int64_t r0 = record_of[(y0 - oy) * w + (x0 - ox)];
+    if (r0 < 0) return 0;
+    for (long j = 0; j < nrows; j++) {
+        const int64_t *rec = record_of + (y0 + j - oy) * w + (x0 - ox), first = r0 + j * bw;
+        for (long i = 0; i < bw; i++)
+            if (rec[i] != first + i) return 0;
+    }
+    return 1;
 }
 
 long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
@@ -526,6 +543,8 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
                 long bin_px, long bins_x, long bin_lo, long bin_hi, int visible_only, uint64_t span,
                 int64_t *counts) {
     const span_fn span_of = (span_fn)(uintptr_t)span;
+    /* a span over whole rows of a bin (records in rows of bin_px: tile memory's tiles) */
+    const int bin_shift = (bin_px & (bin_px - 1)) == 0 ? __builtin_ctzl((unsigned long)bin_px) : -1;
     lanes_t L;
     L.A = *proto;
     L.n = 0;
@@ -557,7 +576,7 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
     L.A.tile_index = L.ti;
     L.A.bad_lane = &bad;
     L.A.tile_checked = 1;           /* the caller checked every record and word (see shade_bins) */
-    int64_t fragments = 0, shaded = 0, spanned = 0;
+    int64_t fragments = 0, shaded = 0, spanned = 0, binned = 0;
     for (long bin = bin_lo; bin < bin_hi; bin++) {
         const long bx0 = ox + (bin % bins_x) * bin_px, by0 = oy + (bin / bins_x) * bin_px;
         const long bx1 = bx0 + bin_px < ox + w ? bx0 + bin_px : ox + w;
@@ -582,9 +601,21 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
             }
             if (reject) continue;
             const int32_t prim = row_id[r];
-            for (long y = y0; y < y1; y++) {
+            long y_from = y0, x_skip = 0;           /* (pixels a whole-rows span did) */
+            if (span_of && !visible_only && full && bin_shift >= 0 && x0 == bx0 && x1 - x0 == bin_px
+                    && y1 - y0 > 1 && rows_consecutive(record_of, w, ox, oy, x0, y0, bin_px, y1 - y0)) {
+                const long done = span_of(&L.A, (y1 - y0) * bin_px, record_of[(y0 - oy) * w + x0 - ox], x0, y0,
+                                          prim, bin_shift);
+                fragments += done;
+                spanned += done;
+                binned += done;
+                y_from = y0 + done / bin_px;
+                x_skip = done % bin_px;
+            }
+            for (long y = y_from; y < y1; y++) {
                 long xs = x0, xe = x1;
                 if (!full) row_span(a, b, c, y, &xs, &xe);
+                if (y == y_from) xs += x_skip;      /* (full: the row starts at x0) */
                 const int64_t *rec = record_of + (y - oy) * w - ox;
                 if (visible_only) {
                     int32_t *own = owner + (y - by0) * bin_px - bx0;
@@ -611,10 +642,24 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
             if (!visible_only) flush(&L);          /* records repeat across primitives */
         }
         if (visible_only) {
-            for (long y = by0; y < by1; y++) {
+            long y_from = by0, x_skip = 0;          /* (pixels a whole-bin span did) */
+            if (span_of && bin_shift >= 0 && bx1 - bx0 == bin_px && by1 - by0 == bin_px && owner[0] >= 0) {
+                long k = 1;
+                while (k < bin_px * bin_px && owner[k] == owner[0]) k++;
+                if (k == bin_px * bin_px && rows_consecutive(record_of, w, ox, oy, bx0, by0, bin_px, bin_px)) {
+                    const long done = span_of(&L.A, k, record_of[(by0 - oy) * w + bx0 - ox], bx0, by0,
+                                              row_id[owner[0]], bin_shift);
+                    shaded += done;
+                    spanned += done;
+                    binned += done;
+                    y_from = by0 + done / bin_px;
+                    x_skip = done % bin_px;
+                }
+            }
+            for (long y = y_from; y < by1; y++) {
                 const int32_t *own = owner + (y - by0) * bin_px - bx0;
                 const int64_t *rec = record_of + (y - oy) * w - ox;
-                for (long x = bx0; x < bx1; ) {
+                for (long x = y == y_from ? bx0 + x_skip : bx0; x < bx1; ) {
                     long end;
                     if (span_of) {                  /* runs of one owner: its span function */
                         const int32_t o = own[x];
@@ -646,6 +691,7 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
     counts[0] = fragments;
     counts[1] = visible_only ? shaded : fragments;
     counts[2] = spanned;
+    counts[3] = binned;
     free(R); free(L.prim); free(L.ti); free(L.pos); free(dead); free(owner);
     return 0;
 }
@@ -656,8 +702,9 @@ BIN_KERNELS = Kernels(_BIN_SOURCE, _BIN_CDEF)
 #: Run a program's span function (``codegen._span_function``) over each span of a
 #: bin's row whose records are consecutive; tests switch it off to compare.
 SPANS = True
-#: Lanes shaded by span functions so far (tests and debugging).
-STATS = {"span_lanes": 0}
+#: Lanes shaded by span functions so far, and of them by spans over whole rows of a bin
+#: (tests and debugging).
+STATS = {"span_lanes": 0, "rows_span_lanes": 0}
 
 #: Passes with fewer estimated fragments than this (bounding boxes) stay on one thread.
 BIN_PARALLEL_MIN = 1 << 19
@@ -698,7 +745,11 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     ``threads`` ranges of bins run at once with the same result. Where a bin row's
     pixels of one primitive (or owner) have consecutive records, the program's span
     function (``codegen._span_function``, when it has one and ``SPANS``) shades
-    them instead of lanes through the segments, the same bits.
+    them instead of lanes through the segments, the same bits; a bin whose pixels all
+    belong to one primitive (or owner) and whose records are its rows in order (tile
+    memory's 32-pixel tiles) is one span over all its rows (``ws``: pixel j at (x0 +
+    j mod 32, y0 + j div 32)), which saves the span function's set-up per row (about
+    120 ns a call in fill_alu's program).
 
     ``start``: called once the pass is taken, before anything runs.
 
@@ -777,7 +828,7 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
     parts = max(1, min(threads, n_bins)) if area >= BIN_PARALLEL_MIN else 1
     step = -(-n_bins // parts)
     ranges = [(lo, min(n_bins, lo + step)) for lo in range(0, n_bins, step)]
-    counts = np.zeros((len(ranges), 3), np.int64)
+    counts = np.zeros((len(ranges), 4), np.int64)
 
     def run(j: int) -> int:
         lo, hi = ranges[j]
@@ -796,4 +847,5 @@ def shade_bins(nprog, uniforms: np.ndarray, planes: np.ndarray, setup, rows: np.
         raise MemoryError("shade_bins: out of memory for a bin's lanes")
     total = counts.sum(axis=0)
     STATS["span_lanes"] += int(total[2])
+    STATS["rows_span_lanes"] += int(total[3])
     return int(total[0]), int(total[1])

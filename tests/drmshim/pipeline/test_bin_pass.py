@@ -330,3 +330,59 @@ def test_spans_of_records_that_are_not_consecutive(monkeypatch, compiled, calls)
     got = _run(monkeypatch, make, bins=True, ex=dict(sysmem=False))
     _same(got, want)
     assert 0 < pnative.STATS["span_lanes"] - before <= 2 * want[1][0]
+
+
+#: A payload-dependent word from log2(red - 0.5): NaN where the red colour is below 0.5
+#: (the bottom of a quad whose red goes from 0.2 to 0.8), so a span across that line
+#: stops at its first piece with a NaN.
+LOG2_PAYLOAD_FS = "\n".join([
+    "iter.persp.center r4_r5_r6_r7, cf1, cf0",
+    "ld_tile.unorm8 r8_r9_r10_r11, 0",
+    "fadd r12, r4, -0.5", "log2 r12, r12", "fmul r12, r12, r8", "mov_imm r16, 0x3f7fffff",
+    "bitop r12, r12, r16, 8", "fadd r13, r5, r9", "fmul r14, r6, r6", "mov_imm r15, 0x3f800000",
+    "st_tile.unorm8 r12_r13_r14_r15, 0, 15", "stop"])
+
+
+@pytest.mark.parametrize("fs,nans", [pytest.param(BLEND_FS, False, id="blend"),
+                                     pytest.param(ALU_FS, False, id="alu-hsr", marks=_SLOW),
+                                     pytest.param(PAYLOAD_FS, True, id="payload-nans", marks=_SLOW),
+                                     pytest.param(LOG2_PAYLOAD_FS, False, id="payload-stops", marks=_SLOW)])
+def test_spans_over_whole_bins_give_the_lanes_bits(monkeypatch, compiled, calls, fs, nans):
+    """A full-screen quad (two triangles, perspective colours) then a few triangles:
+    a bin inside one primitive (or, under HSR, owned by one) whose records are its
+    rows in order is one span over all its rows (pixel j at (x0 + j mod 32, y0 + j
+    div 32)); the same image and counters as the rows' spans, the segments and the
+    layer loop. With NaN colours and a payload-dependent word, a whole-bin span
+    stops at a piece with a NaN and the bin's other pixels go on row by row (the
+    same image and counters)."""
+    W, H = 128, 96
+    rng = np.random.default_rng(3)
+    quad = np.array([[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]], np.float64)
+    w = np.array([1.0, 1.5, 2.0, 1.0, 2.0, 0.75])[:, None]
+    colour = rng.uniform(0, 1, (6, 4))
+    colour[[1, 4]] = colour[1]
+    colour[[2, 5]] = colour[2]
+    if fs == LOG2_PAYLOAD_FS:
+        colour[:, 0] = np.where(quad[:, 1] < 0, 0.2, 0.8)
+    verts = np.concatenate([np.concatenate([quad * w, np.full((6, 1), 0.25) * w, w], 1), colour], 1)
+    verts = np.concatenate([verts, random_triangles(4, 11, size=0.4)]).astype(np.float32)
+    if nans:
+        verts = _with_nans(verts, rng, share=0.3)
+
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0.2, 0.3, 0.4, 1.0))
+        sc.draw(verts, fs, varyings=4, cf_bindings=BINDINGS, occlusion=dict(mode="COUNTING", index=1))
+        return sc, {}
+    want = _run(monkeypatch, make, bins=False)
+    monkeypatch.setattr(pnative, "SPANS", False)
+    lanes_only = _run(monkeypatch, make, bins=True)
+    monkeypatch.setattr(pnative, "SPANS", True)
+    before = pnative.STATS["rows_span_lanes"], pnative.STATS["span_lanes"]
+    got = _run(monkeypatch, make, bins=True, threads=2)
+    _same(lanes_only, want)
+    _same(got, want)
+    if nans:            # (NaNs all over the quad: its spans stop at their first piece)
+        return
+    assert pnative.STATS["rows_span_lanes"] - before[0] >= 2 * 32 * 32      # (two runs of at least one bin)
+    if fs == LOG2_PAYLOAD_FS:     # (spans stopped at NaNs: those pixels went through the segments)
+        assert pnative.STATS["span_lanes"] - before[1] < sum(n for _, n in calls[-2:])
