@@ -88,6 +88,7 @@ from ..usc import ExecContext
 from .fragment import (Background, broadcast_record, centre_runs, draw_state, overwrites_every_record, shade_pass,
                        uniform_cover, uniform_record)
 from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
+from .fragment import _analysis as program_analysis, _writes_whole_record as writes_whole_record
 from .pbe import fill_possible, store_render_target
 from .ppp import GROUP_LANES, DrawGeometry, draw_cf_bindings, group_key, process_draws
 from .scratch import run_program
@@ -587,10 +588,15 @@ def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles
                                 executor.caches)
     if filled is not None:
         return filled
-    tile_buffer = _tile_memory(len(px) * S, frame.record_B)
-    background = Background(lambda: _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key,
-                                                      caches=executor.caches),
-                            lambda: _tile_only(core, command, bg, executor.caches))
+    tile_buffer = _tile_memory(len(px) * S, frame.record_B, zeroed=False)
+
+    def run_background() -> None:
+        # tile memory starts zeroed, unless the background program writes every byte of every record
+        if not _writes_every_record(core, command, bg, frame.record_B, executor.caches):
+            tile_buffer.fill(0)
+        _run_tile_program(core, command, bg, px, py, S, tile_buffer, key=key, caches=executor.caches)
+    # (a background found hidden never runs: shading writes every byte of every record)
+    background = Background(run_background, lambda: _tile_only(core, command, bg, executor.caches))
     fragments = 0
     for step in _steps(tvb, rows, region, S):
         for run, centre in centre_runs(tvb, step, states, S):
@@ -607,10 +613,12 @@ _THREAD = threading.local()
 TILE_MEMORY_KEPT_B = 64 << 20
 
 
-def _tile_memory(records: int, record_B: int) -> np.ndarray:
-    """Zeroed tile memory for a group: this thread's buffer from the previous group
-    when it is big enough (the group's memory is dead once its end of tile ran;
-    clearing reused pages costs less than fresh ones here), else a new one."""
+def _tile_memory(records: int, record_B: int, zeroed: bool = True) -> np.ndarray:
+    """Zeroed tile memory for a group (``zeroed`` False: left as it was, for a
+    caller that zeroes it when something could read a byte it did not write): this
+    thread's buffer from the previous group when it is big enough (the group's memory
+    is dead once its end of tile ran; clearing reused pages costs less than fresh
+    ones here), else a new one."""
     n_B = records * record_B
     held = getattr(_THREAD, "tile", None)
     if held is None or held.nbytes < n_B:
@@ -618,8 +626,27 @@ def _tile_memory(records: int, record_B: int) -> np.ndarray:
             return np.zeros((records, record_B), np.uint8)
         held = _THREAD.tile = np.empty(n_B, np.uint8)
     buf = held[:n_B].reshape(records, record_B)
-    buf.fill(0)
+    if zeroed:
+        buf.fill(0)
     return buf
+
+
+def _writes_every_record(core, command, va: int, record_B: int, caches) -> bool:
+    """True when the tile program at ``va`` (a background) writes every byte of
+    every record on every lane before anything reads tile memory: a uniform
+    record written whole, or a program without tile loads or control flow whose
+    stores cover the record (``fragment._analysis``). What tile memory held before
+    it ran is then never seen."""
+    if not va:
+        return False
+    pipe = read_pipeline(command.memory, va, "PDM", command.cmd.sampler_heap)
+    if not pipe.code_va:
+        return False
+    uniform = uniform_record(core, pipe, record_B, caches)
+    if uniform is not None:
+        return bool(uniform[0].all())
+    names, _, _, writes = program_analysis(core.load(pipe.code_va), caches)
+    return "ld_tile" not in names and writes_whole_record(writes, record_B)
 
 
 #: Store a clear's tile memory as fills without materialising it (``_uniform_pass``);
