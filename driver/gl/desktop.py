@@ -149,8 +149,13 @@ class DesktopMixin:
         self.state.clamp_color = {**getattr(self.state, "clamp_color", {}), target: clamp}
 
     # -- conditional rendering (GL 4.6 section 10.10) ------------------------------------------
+    def _conditional_render_api(self) -> None:
+        """GL 3.0, or GLES 3.0+ through NV_conditional_render (glBeginConditionalRenderNV)."""
+        if not (self.api.es and self.api.has_extension("GL_NV_conditional_render")):
+            self._desktop(3, 0)
+
     def glBeginConditionalRender(self, id: int, mode: int) -> None:
-        self._desktop(3, 0)
+        self._conditional_render_api()
         modes = [E.GL_QUERY_WAIT, E.GL_QUERY_NO_WAIT, E.GL_QUERY_BY_REGION_WAIT,
                  E.GL_QUERY_BY_REGION_NO_WAIT]
         inverted = [E.GL_QUERY_WAIT_INVERTED, E.GL_QUERY_NO_WAIT_INVERTED,
@@ -177,7 +182,7 @@ class DesktopMixin:
                                             E.GL_QUERY_WAIT_INVERTED, E.GL_QUERY_BY_REGION_WAIT_INVERTED))
 
     def glEndConditionalRender(self) -> None:
-        self._desktop(3, 0)
+        self._conditional_render_api()
         check(getattr(self, "_conditional", None) is not None, E.GL_INVALID_OPERATION, "not active")
         self._conditional = None
         self.pipe.render_condition(None, False, False)

@@ -290,7 +290,7 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_snorm", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_texture_swizzle", _ANY, _GL32, _N, _N, DONE),
     _x("GL_EXT_transform_feedback", _ANY, _GL32, _N, _N, DONE),
-    _x("GL_NV_conditional_render", _ANY, _GL32, _N, _N, DONE),
+    _x("GL_NV_conditional_render", _ANY, _GL32, _N, _ES3, DONE),   # GLES 3.0+: occlusion queries
     # glCopyImageSubDataNV = glCopyImageSubData (features/texture_ops.py; test_piglit_found_copy_image.py)
     _x("GL_NV_copy_image", (4, 3), (4, 3), _N, _N, DONE),
     _x("GL_NV_primitive_restart", _ANY, _N, _N, _N, DONE),

@@ -135,3 +135,35 @@ def test_clip_control_in_gles(api):
         assert draw(-0.5) == [0, 0, 0, 0]
         c.glClipControlEXT(E.GL_UPPER_LEFT, E.GL_RED)
         expect(c, E.GL_INVALID_ENUM)
+
+
+def test_conditional_render_in_gles3():
+    """NV_conditional_render in GLES 3.0: after an ANY_SAMPLES_PASSED query of a draw the
+    depth test rejects (z 0.5 behind a depth of 0), a conditional draw (QUERY_WAIT) is
+    skipped; after one it passes, it draws blue."""
+    fs = "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(0, 0, 1, 1); }\n"
+    with driver.Context(api="gles3", width=4, height=4) as c:
+        assert "GL_NV_conditional_render" in c.glGetString(E.GL_EXTENSIONS).split()
+        shaders = [compile_source(c, k, s)[0] for k, s in ((E.GL_VERTEX_SHADER, VS), (E.GL_FRAGMENT_SHADER, fs))]
+        link_and_use(c, *shaders)
+        c.glEnable(E.GL_DEPTH_TEST)
+        q = c.glGenQueries(1)[0]
+        for depth, want in ((0.0, [0, 0, 0, 255]), (1.0, [0, 0, 255, 255])):
+            c.glClearColor(0, 0, 0, 1)
+            c.glClearDepthf(depth)
+            c.glClear(E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT)
+            c.glColorMask(False, False, False, False)
+            c.glBeginQuery(E.GL_ANY_SAMPLES_PASSED, q)
+            _quad(c, 0.5)
+            c.glEndQuery(E.GL_ANY_SAMPLES_PASSED)
+            c.glColorMask(True, True, True, True)
+            c.glDisable(E.GL_DEPTH_TEST)
+            c.glBeginConditionalRenderNV(q, E.GL_QUERY_WAIT)
+            _quad(c, 0.0)
+            c.glEndConditionalRenderNV()
+            c.glEnable(E.GL_DEPTH_TEST)
+            assert (_row(c, 4) == want).all(), depth
+        expect(c, E.GL_NO_ERROR)
+    with driver.Context(api="gles2", width=4, height=4) as c:
+        c.glBeginConditionalRenderNV(1, E.GL_QUERY_WAIT)
+        expect(c, E.GL_INVALID_OPERATION)
