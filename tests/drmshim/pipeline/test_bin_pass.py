@@ -386,3 +386,27 @@ def test_spans_over_whole_bins_give_the_lanes_bits(monkeypatch, compiled, calls,
     assert pnative.STATS["rows_span_lanes"] - before[0] >= 2 * 32 * 32      # (two runs of at least one bin)
     if fs == LOG2_PAYLOAD_FS:     # (spans stopped at NaNs: those pixels went through the segments)
         assert pnative.STATS["span_lanes"] - before[1] < sum(n for _, n in calls[-2:])
+
+
+@_SLOW
+def test_a_whole_bin_span_that_stops_at_a_nan_leaves_the_rest_of_the_bin(monkeypatch, compiled, calls):
+    """One triangle over the whole 96x96 target, its red falling with y so that
+    log2(red - 0.5) is a NaN from about row 42 on: each bin of the first bin row is
+    one whole-bin span (1,024 lanes), each of the second stops after its first piece
+    of 8 rows (256 lanes, the rest of the bin row by row and through the segments),
+    the third's stop at once. Image and counters are the layer loop's."""
+    W = H = 96
+    red = [0.6, 0.6, 0.6 - 0.1 * 4 / 0.875]
+    tri = np.array([[-1, -1, 0.25, 1, red[0], 0.3, 0.6, 1], [3, -1, 0.25, 1, red[1], 0.5, 0.2, 1],
+                    [-1, 3, 0.25, 1, red[2], 0.9, 0.4, 1]], np.float32)
+
+    def make(sp):
+        sc = Scene(sp, W, H, clear=(0.2, 0.3, 0.4, 1.0))
+        sc.draw(tri, LOG2_PAYLOAD_FS, varyings=4, cf_bindings=BINDINGS, occlusion=dict(mode="COUNTING", index=1))
+        return sc, {}
+    want = _run(monkeypatch, make, bins=False)
+    before = pnative.STATS["rows_span_lanes"]
+    got = _run(monkeypatch, make, bins=True)
+    _same(got, want)
+    per_render = (pnative.STATS["rows_span_lanes"] - before) // 2
+    assert per_render == 3 * 1024 + 3 * 256
