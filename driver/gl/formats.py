@@ -194,6 +194,9 @@ UNSIZED_SNORM = {
     GL_RGB_SNORM: _f(GL_RGB_SNORM, E.GL_RGB, F.R8G8B8X8_SNORM, "snorm", False),
     GL_RGBA_SNORM: _f(GL_RGBA_SNORM, E.GL_RGBA, F.R8G8B8A8_SNORM, "snorm"),
 }
+#: GL_STENCIL_INDEX as an internal format (desktop GL: a renderbuffer's, GL 4.6 table 9.1's
+#: base format; a texture's with ARB_texture_stencil8), stored as STENCIL_INDEX8 (as Mesa)
+UNSIZED_STENCIL = {E.GL_STENCIL_INDEX: _f(E.GL_STENCIL_INDEX, E.GL_STENCIL_INDEX, F.S8_UINT, "stencil", False)}
 #: Unsized formats only GLES accepts (desktop GL: INVALID_VALUE).
 ES_ONLY = frozenset({E.GL_BGRA})
 #: desktop formats not colour-renderable (table 8.12) that Mesa still takes where an
@@ -518,7 +521,7 @@ def general_purpose_compressed(es: bool, version: tuple[int, int]) -> tuple[int,
 
 def lookup(internalformat: int) -> InternalFormat | None:
     return (INTERNAL_FORMATS.get(internalformat) or UNSIZED.get(internalformat) or GENERIC.get(internalformat)
-            or LEGACY.get(internalformat) or UNSIZED_SNORM.get(internalformat))
+            or LEGACY.get(internalformat) or UNSIZED_SNORM.get(internalformat) or UNSIZED_STENCIL.get(internalformat))
 
 
 def component_bits(info: InternalFormat) -> tuple[int, int, int, int, int, int]:

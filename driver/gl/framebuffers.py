@@ -223,7 +223,8 @@ class FramebufferMixin:
         ok = {f for f, info in INTERNAL_FORMATS.items()
               if info.color_renderable and es_color_renderable(self.api, f) or info.is_depth_or_stencil}
         if not self.api.es:
-            ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL}
+            ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL,
+                   E.GL_STENCIL_INDEX}
             ok |= ATTACHABLE_UNRENDERED
         if self.api.compat:          # the alpha formats render (GL_ALPHA, GL_ALPHA4..16), as in Mesa
             ok |= {E.GL_ALPHA} | {f for f, info in LEGACY.items() if info.color_renderable}

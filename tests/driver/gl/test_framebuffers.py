@@ -106,6 +106,29 @@ def test_renderbuffer_storage(es3):
     expect(es3, E.GL_INVALID_OPERATION)                    # ES 3.0: no MSAA integer
 
 
+def test_unsized_stencil_index_renderbuffer():
+    """Desktop GL: GL_STENCIL_INDEX is a renderbuffer format (GL 4.6 table 9.1's base
+    format, 8 stencil bits, its own name read back), as on Mesa (piglit
+    fbo-storage-completeness); as the only attachment it makes a complete
+    framebuffer, as a colour attachment an incomplete one; GLES 3 refuses it
+    (INVALID_ENUM)."""
+    ctx = make_ctx("compat")
+    fbo(ctx)
+    rbo(ctx, E.GL_STENCIL_INDEX)
+    expect(ctx, E.GL_NO_ERROR)
+    q = lambda p: ctx.glGetRenderbufferParameteriv(E.GL_RENDERBUFFER, p)[0]
+    assert (q(E.GL_RENDERBUFFER_INTERNAL_FORMAT), q(E.GL_RENDERBUFFER_STENCIL_SIZE)) == (E.GL_STENCIL_INDEX, 8)
+    rb = ctx.glGetIntegerv(E.GL_RENDERBUFFER_BINDING)[0]
+    ctx.glFramebufferRenderbuffer(FB, C0, E.GL_RENDERBUFFER, rb)
+    assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+    ctx.glFramebufferRenderbuffer(FB, C0, E.GL_RENDERBUFFER, 0)
+    ctx.glFramebufferRenderbuffer(FB, E.GL_STENCIL_ATTACHMENT, E.GL_RENDERBUFFER, rb)
+    assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE
+    es3 = make_ctx("gles3")
+    rbo(es3, E.GL_STENCIL_INDEX)
+    expect(es3, E.GL_INVALID_ENUM)
+
+
 def test_deleting_attached_renderbuffer_detaches(es3):
     fbo(es3)
     r = rbo(es3, E.GL_RGBA8)
