@@ -104,6 +104,8 @@ class ContextBase:
         self.derived = DerivedStates()
         if self.api.flags & E.GL_CONTEXT_FLAG_DEBUG_BIT:     # debug contexts start with debug output on
             self.state.enabled.add(E.GL_DEBUG_OUTPUT)
+        if self.api.es:         # GLES encodes sRGB writes: FRAMEBUFFER_SRGB_EXT starts enabled
+            self.state.enabled.add(E.GL_FRAMEBUFFER_SRGB)
         self.state.viewport = self.state.scissor = (0, 0, width, height)
         # name spaces
         self.buffers = Namespace(Buffer)

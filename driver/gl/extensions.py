@@ -434,6 +434,8 @@ EXTENSIONS: tuple[Extension, ...] = (
     _x("GL_EXT_texture_mirror_clamp_to_edge", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_depth_clamp", _N, _N, _N, _ES2, DONE),
     _x("GL_EXT_clip_control", _N, _N, _N, _ES2, DONE),      # glClipControlEXT: ARB_clip_control's
+    # FRAMEBUFFER_SRGB_EXT turns GLES's sRGB encoding of writes off and on (enabled at first)
+    _x("GL_EXT_sRGB_write_control", _N, _N, _N, _ES3, DONE),
     # mirrored once then clamped: the sampler's MIRROR_CLAMP_GL / MIRROR_CLAMP_TO_BORDER wraps
     # (test_mirror_clamp.py)
     _x("GL_EXT_texture_mirror_clamp", _ANY, _GL32, _N, _N, DONE),

@@ -628,9 +628,11 @@ class FramebufferMixin:
 
     def _render_format(self, fmt):
         """GL 4.6 section 17.3.7: desktop GL writes sRGB buffers linearly
-        unless FRAMEBUFFER_SRGB is enabled (GLES always encodes)."""
+        unless FRAMEBUFFER_SRGB is enabled; GLES always encodes, unless
+        EXT_sRGB_write_control's FRAMEBUFFER_SRGB_EXT (enabled at first) is disabled."""
         from driver.gallium import PipeFormat
-        if self.api.es or "SRGB" not in fmt.name or E.GL_FRAMEBUFFER_SRGB in self.state.enabled:
+        if "SRGB" not in fmt.name or E.GL_FRAMEBUFFER_SRGB in self.state.enabled or (
+                self.api.es and not self.api.has_extension("GL_EXT_sRGB_write_control")):
             return fmt
         return PipeFormat[fmt.name.replace("SRGB", "UNORM")]
 

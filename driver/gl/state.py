@@ -428,6 +428,8 @@ class StateMixin:
                      E.GL_TEXTURE_CUBE_MAP_SEAMLESS}
         # Desktop GL 3.0+, and GLES through GL_APPLE_clip_distance.
         caps |= {E.GL_CLIP_DISTANCE0 + i for i in range(self.caps.max_clip_planes)}
+        if api.has_extension("GL_EXT_sRGB_write_control"):      # GLES: FRAMEBUFFER_SRGB_EXT
+            caps.add(E.GL_FRAMEBUFFER_SRGB)
         if api.has_extension("GL_EXT_depth_clamp"):             # GLES: DEPTH_CLAMP_EXT, the same token
             caps.add(E.GL_DEPTH_CLAMP)
         if api.gl(4, 0) or es_has(api, "sample_shading"):       # SAMPLE_SHADING_OES: the same token

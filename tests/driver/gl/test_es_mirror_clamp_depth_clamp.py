@@ -167,3 +167,26 @@ def test_conditional_render_in_gles3():
     with driver.Context(api="gles2", width=4, height=4) as c:
         c.glBeginConditionalRenderNV(1, E.GL_QUERY_WAIT)
         expect(c, E.GL_INVALID_OPERATION)
+
+
+def test_srgb_write_control_in_gles3():
+    """EXT_sRGB_write_control: FRAMEBUFFER_SRGB_EXT starts enabled in GLES (a clear of 0.5
+    into an SRGB8_ALPHA8 buffer stores the encoding, 188); disabled, the value is stored
+    linearly (128). ReadPixels returns the stored bytes. GLES 2.0 lacks the enable."""
+    with driver.Context(api="gles3", width=4, height=4) as c:
+        assert "GL_EXT_sRGB_write_control" in c.glGetString(E.GL_EXTENSIONS).split()
+        assert c.glIsEnabled(E.GL_FRAMEBUFFER_SRGB)
+        fb, rb = c.glGenFramebuffers(1)[0], c.glGenRenderbuffers(1)[0]
+        c.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        c.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_SRGB8_ALPHA8, 4, 4)
+        c.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
+        c.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+        c.glClearColor(0.5, 0.5, 0.5, 0.5)
+        for enabled, value in ((True, 188), (False, 128), (True, 188)):
+            (c.glEnable if enabled else c.glDisable)(E.GL_FRAMEBUFFER_SRGB)
+            c.glClear(E.GL_COLOR_BUFFER_BIT)
+            assert (_row(c, 4) == [value, value, value, 128]).all(), enabled
+        expect(c, E.GL_NO_ERROR)
+    with driver.Context(api="gles2", width=4, height=4) as c:
+        c.glDisable(E.GL_FRAMEBUFFER_SRGB)
+        expect(c, E.GL_INVALID_ENUM)
