@@ -11,6 +11,7 @@ what the batch reads and writes. Everything goes into the batch's pools."""
 from __future__ import annotations
 
 import math
+import struct
 import weakref
 from functools import lru_cache
 
@@ -37,6 +38,8 @@ from .shader import AgxShader
 __all__ = ["encode_draw", "encode_launch", "sampler_descriptor", "view_descriptor"]
 
 S = PipeShaderType
+_U32 = struct.Struct("<I")
+_U32X2 = struct.Struct("<II")
 #: the VDM topology drawing each pipe primitive it assembles (a polygon is drawn as a fan)
 _PRIMS = {m: P.Primitive[m.name] for m in PipePrim if m.name in P.Primitive.__members__}
 _PRIMS[PipePrim.POLYGON] = P.Primitive.TRIANGLE_FAN
@@ -132,7 +135,23 @@ def _robust(ctx, key: ShaderKey) -> ShaderKey:
 def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
     """Clip planes, flat shading, the attributes the shader fetches itself
     (``fetched_attribs``, decided on the shader's attribute types, which every
-    variant shares) and transform feedback."""
+    variant shares) and transform feedback. Kept per CSO on what it reads (but
+    a capturing draw's, made each time)."""
+    if capture:
+        return _vertex_key(ctx, cso, True)
+    rast = ctx.rast
+    state = (rast.clip_plane_enable, rast.flatshade, ctx.output_filter, rast.clamp_vertex_color,
+             tuple(ctx.velems), tuple(_bound_buffer(ctx, el) is not None for el in ctx.velems))
+    memo = cso.__dict__.setdefault("_vertex_keys", {})
+    key = memo.get(state)
+    if key is None:
+        if len(memo) > 64:
+            memo.clear()
+        key = memo[state] = _vertex_key(ctx, cso, False)
+    return key
+
+
+def _vertex_key(ctx, cso, capture: bool) -> ShaderKey:
     info = cso.state.info or {}
     fields = dict(attribute_locations=dict(info.get("attributes", {})),
                   clip_planes=ctx.rast.clip_plane_enable, flat_shade=ctx.rast.flatshade)
@@ -393,26 +412,48 @@ def _buffer_address(ctx, batch, res, offset_B: int, write: bool) -> int:
     return res.va + offset_B
 
 
-def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndarray:
-    """uint16 halves of the uniform registers the shader reads."""
-    halves = np.zeros(max(sh.uniform_halves, 2), np.uint16)
-    words = halves.view(np.uint32)
+def _uniform_bytes(sh: AgxShader) -> int:
+    """Bytes of the uniform registers a variant reads (at least two halves), kept on
+    the variant while its ``push`` list stands."""
+    push = sh.push
+    hit = sh.__dict__.get("_uniform_bytes")
+    if hit is None or hit[0] is not push:
+        hit = sh.__dict__["_uniform_bytes"] = (push, 2 * max(sh.uniform_halves, 2))
+    return hit[1]
+
+
+def _put(out: bytearray, at_B: int, raw) -> None:
+    """``raw`` written at byte ``at_B`` of the registers (never past their end)."""
+    end = at_B + len(raw)
+    if end > len(out):
+        raise ValueError(f"uniform bytes [{at_B}, {end}) past the {len(out)} register bytes")
+    out[at_B:end] = raw
+
+
+def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> bytes:
+    """The bytes of the uint16 halves of the uniform registers the shader reads
+    (little-endian; 32-bit values at the word of their first half)."""
+    out = bytearray(_uniform_bytes(sh))
     registers, memory = _default_block(ctx, sh, stage) if sh.info.get("default_size_B") else (b"", b"")
     default_va = None
+    pack_into = _U32X2.pack_into
 
     def put64(p, value):
-        words[p.start_halves // 2:p.start_halves // 2 + 2] = [value & 0xFFFFFFFF, value >> 32]
+        pack_into(out, 4 * (p.start_halves // 2), value & 0xFFFFFFFF, value >> 32)
+
+    def put32(p, value):
+        _U32.pack_into(out, 4 * (p.start_halves // 2), value)
 
     for p in sh.push:
         src = p.source
         if src == "default":
-            raw = np.frombuffer(registers.ljust(2 * p.size_halves, b"\0")[:2 * p.size_halves], np.uint16)
-            halves[p.start_halves:p.start_halves + p.size_halves] = raw
+            n = 2 * p.size_halves
+            _put(out, 2 * p.start_halves, registers[:n].ljust(n, b"\0"))
         elif src == "cb0":
             raw = _cb_bytes(ctx, stage, 0)[p.offset_B:p.offset_B + 2 * p.size_halves]
-            halves[p.start_halves:p.start_halves + len(raw) // 2] = np.frombuffer(raw[:len(raw) // 2 * 2], np.uint16)
+            _put(out, 2 * p.start_halves, raw[:len(raw) // 2 * 2])
         elif src == "const":
-            halves[p.start_halves:p.start_halves + len(p.data) // 2] = np.frombuffer(p.data, np.uint16)
+            _put(out, 2 * p.start_halves, p.data[:len(p.data) // 2 * 2])
         elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
             if default_va is None:
                 default_va = batch.pool.upload(memory or bytes(16), 16)
@@ -448,33 +489,32 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> np.ndar
                     put64(p, 1 << 32)
                 continue
             if src == "ssbo_size":
-                words[p.start_halves // 2] = sb.size_B
+                put32(p, sb.size_B)
             else:
                 writable = bool(ctx.shader_buffers_writable[stage] >> slot & 1)
                 put64(p, _buffer_address(ctx, batch, sb.resource, sb.offset_B, writable))
         elif src in ("attribute_address", "vbo", "vbo_address"):
             put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
         elif src == "attribute_stride":
-            words[p.start_halves // 2] = attributes[p.index][1] if attributes and p.index in attributes else 0
+            put32(p, attributes[p.index][1] if attributes and p.index in attributes else 0)
         elif src == "uniform_size":         # robust variants: the default block's bytes from uniform_address
-            words[p.start_halves // 2] = max(0, len(memory) - sh.info.get("registers_base_B", 0))
+            put32(p, max(0, len(memory) - sh.info.get("registers_base_B", 0)))
         elif src == "attribute_limit":      # robust variants (16: the zero page an unbound one reads)
-            words[p.start_halves // 2] = attributes[p.index][2] if attributes and p.index in attributes else 16
+            put32(p, attributes[p.index][2] if attributes and p.index in attributes else 16)
         elif src == "texel_buffer_elements":
-            words[p.start_halves // 2] = _texel_buffer_elements(ctx, sh, stage, p.index)
+            put32(p, _texel_buffer_elements(ctx, sh, stage, p.index))
         elif src == "ubo_size":          # robust buffer access: the bound range's bytes
             slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
             if slot is None:             # the default block (or its register window), uploaded whole
-                words[p.start_halves // 2] = sh.info.get("default_size_B", 0)
+                put32(p, sh.info.get("default_size_B", 0))
             else:
                 cb = ctx.constant_buffers[stage].get(slot)
-                words[p.start_halves // 2] = 0 if cb is None else cb.size_B
+                put32(p, 0 if cb is None else cb.size_B)
         elif src == "sampler_lod_parameters":
-            w = p.start_halves // 2
-            words[w:w + 4] = _sampler_lod_parameters(ctx, sh, stage, p.index).view(np.uint32)
+            _put(out, 4 * (p.start_halves // 2), _sampler_lod_parameters(ctx, sh, stage, p.index).tobytes())
         elif src == "sysval" and p.name == "blend_color":
-            words[p.start_halves // 2:p.start_halves // 2 + 4] = np.array(ctx.blend_color, np.float32).view(np.uint32)
-    return halves
+            _put(out, 4 * (p.start_halves // 2), np.array(ctx.blend_color, np.float32).tobytes())
+    return bytes(out)
 
 
 def _image_view(ctx, sh: AgxShader, stage, i: int, cb0: bytes):
@@ -571,37 +611,61 @@ def _spilled_render_targets(batch, texs: list) -> None:
     """The image views of the batch's spilled render targets (tilebuffer.RTSlot.spilled)
     at the fragment shader's image slots SPILLED_RT_IMAGE_BASE + i, where the
     blend lowering reads and writes them."""
-    from compiler.backend import IMAGE_DESCRIPTOR_BASE
-    from compiler.keys import SPILLED_RT_IMAGE_BASE
-    for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs)):
-        if slot is None or not slot.spilled:
-            continue
-        at = IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i
+    spilled = batch.usc_cache.get("spilled")      # (descriptor index, view) of each, once per batch
+    if spilled is None:
+        from compiler.backend import IMAGE_DESCRIPTOR_BASE
+        from compiler.keys import SPILLED_RT_IMAGE_BASE
+        spilled = batch.usc_cache["spilled"] = tuple(
+            (IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i, batch.surface_view(s))
+            for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs))
+            if slot is not None and slot.spilled)
+    for at, view in spilled:
         while len(texs) <= at:
             texs.append(bytes(P.TEXTURE_DESC_B))
-        texs[at] = batch.surface_view(s)
+        texs[at] = view
 
 
 def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:
     """The USC words of a shader with its bindings; returns their address. Identical
-    words (same variant, uniform values and tables) are uploaded once per batch."""
-    dev = ctx.device
+    words (same variant, uniform values and tables) are uploaded once per batch, and
+    the words around the uniform ones (shader, tables, varyings, fragment, end) are
+    packed, and their tables uploaded, once per batch, variant, tables and fragment
+    fields: a draw that changed a uniform value uploads its registers and packs its
+    USC_UNIFORM words only."""
     halves = build_uniforms(ctx, batch, sh, stage, attributes)
     texs, samps, extended = _tables(ctx, batch, sh, stage)
-    key = (id(sh), int(stage), halves.tobytes(), texs, samps, tuple(sorted((fragment or {}).items())))
+    frame = (id(sh), int(stage), texs, samps, tuple(sorted(fragment.items())) if fragment else ())
+    key = (frame, halves)
     cached = batch.usc_cache.get(key)
     if cached is not None:
         return cached
-    code = sh.code_bo(dev)
-    batch.keep(code)
-    words = [packed("USC_SHADER", register_count=min(sh.register_count, 255),
-                    scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=code.va,
-                    uniform_count_halves=min(sh.uniform_halves, 1023))]
-    if len(halves):
-        va = batch.pool.upload(halves.tobytes(), 16)
-        for start in range(0, len(halves), 256):
-            n = min(256, len(halves) - start)
+    around = batch.usc_cache.get(frame)
+    if around is None:
+        around = batch.usc_cache[frame] = _usc_frame(ctx, batch, sh, texs, samps, extended, fragment)
+    head, tail = around
+    words = [head]
+    if halves:
+        va = batch.pool.upload(halves, 16)
+        n_halves = len(halves) // 2
+        for start in range(0, n_halves, 256):
+            n = min(256, n_halves - start)
             words.append(packed("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
+    words.append(tail)
+    va = batch.usc_cache[key] = batch.pool.upload(b"".join(words), 64)
+    return va
+
+
+def _usc_frame(ctx, batch, sh: AgxShader, texs: bytes, samps: bytes, extended: bool,
+               fragment: dict | None) -> tuple[bytes, bytes]:
+    """(the words before the USC_UNIFORM words, the words after them) of ``usc_words``:
+    USC_SHADER; then the texture and sampler tables (uploaded here), shared memory,
+    varyings, the fragment fields and USC_END."""
+    code = sh.code_bo(ctx.device)
+    batch.keep(code)
+    head = packed("USC_SHADER", register_count=min(sh.register_count, 255),
+                  scratch_size_B=-(-sh.scratch_size_B // 16) * 16, code=code.va,
+                  uniform_count_halves=min(sh.uniform_halves, 1023))
+    words = []
     if texs:
         words.append(packed("USC_TEXTURE", start=0, count=len(texs) // P.TEXTURE_DESC_B,
                             table=batch.pool.upload(texs, 64)))
@@ -619,8 +683,7 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
         words.append(packed("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
         words.append(packed("USC_FRAGMENT", **(fragment or {})))
     words.append(packed("USC_END"))
-    va = batch.usc_cache[key] = batch.pool.upload(b"".join(words), 64)
-    return va
+    return head, b"".join(words)
 
 
 # ----------------------------------------------------------------------------- vertex attributes
@@ -745,11 +808,9 @@ def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
     ``vertex_attribs`` support) reading a converted format gets CPU-converted rows
     (``fallbacks.attribute_rows``) over ``vertex_range()`` = (lo, hi) vertex ids."""
     attrs = vs.info.get("attributes", {})
-    compiled = vs.info.get("compiled")
-    loaded = set(compiled.attributes) if compiled is not None else set()
-    fetched = {s.binding for s in compiled.uniforms if s.kind == "vbo_address"} if compiled is not None else set()
+    locations, fetched = _attribute_locations(vs)
     out = {}
-    for loc in sorted(loaded | fetched):
+    for loc in locations:
         a = attrs.get(loc)
         if a is None:       # a later location of a matrix/array attribute
             a = next((x for x in attrs.values() if x.location <= loc < x.location + x.locations), None)
@@ -772,6 +833,19 @@ def vertex_attributes(ctx, batch, vs: AgxShader, vertex_range) -> dict:
             out[loc] = (batch.pool.upload(data.tobytes() or bytes(16), 16) - lo * 4 * comps, 4 * comps,
                         hi * 4 * comps)
     return out
+
+
+def _attribute_locations(vs: AgxShader) -> tuple[tuple, frozenset]:
+    """(the locations the compiled vertex variant reads, loaded or fetched, in order;
+    those it fetches with ``load_vbo``), kept on the variant."""
+    hit = vs.__dict__.get("_attribute_locations")
+    if hit is None:
+        compiled = vs.info.get("compiled")
+        loaded = set(compiled.attributes) if compiled is not None else set()
+        fetched = frozenset(s.binding for s in compiled.uniforms if s.kind == "vbo_address") \
+            if compiled is not None else frozenset()
+        hit = vs.__dict__["_attribute_locations"] = (tuple(sorted(loaded | fetched)), fetched)
+    return hit
 
 
 # ----------------------------------------------------------------------------- draws
@@ -1235,10 +1309,23 @@ def _ppp_upload(batch, members: dict, fs_words) -> tuple[int, int]:
 
 def _ppp_pack_upload(batch, members: dict, fs_words) -> tuple[int, int]:
     fs = members.get("fragment_shader")
-    if fs is not None:
-        members = {**members, "fragment_shader": packed(P.PPP_STATE.members["fragment_shader"],
-                                                        pipeline=fs_words, **fs)}
-    state = packed(P.PPP_STATE, **members)
+    if fs is None:
+        state = packed(P.PPP_STATE, **members)
+    else:
+        # the words before and after the fragment shader's member, packed once per entry
+        member = P.PPP_STATE.members["fragment_shader"]
+        fs_bytes = packed(member, pipeline=fs_words, **fs)
+        around = batch.ppp_cache.get(("around", id(members)))
+        if around is None:
+            whole = packed(P.PPP_STATE, **{**members, "fragment_shader": fs_bytes})
+            at = P.PPP_STATE.header.size_B
+            for name, packet in P.PPP_STATE.members.items():
+                if name == "fragment_shader":
+                    break
+                if name in members:
+                    at += packet.size_B
+            around = batch.ppp_cache[("around", id(members))] = (whole[:at], whole[at + member.size_B:])
+        state = b"".join((around[0], fs_bytes, around[1]))
     key = ("state", state)
     hit = batch.ppp_cache.get(key)
     if hit is None:

@@ -24,7 +24,7 @@ checks inlined, ``Field.encode`` raising for a value they refuse): the same byte
 as a full ``pack``, without walking every field of the packet. Those bytes are not
 kept (an address rarely recurs, and the memo would fill and empty itself every
 few draws). A group is its header (by which members are present) and its members,
-each packed here.
+each packed here; the group's own bytes are not kept.
 """
 
 from __future__ import annotations
@@ -62,8 +62,10 @@ def _key(value):
 def packed(what, **fields) -> bytes:
     """``P.pack(what, **fields)`` (``what``: a packet or group, or its name), packed
     once per distinct values."""
+    if type(what) is P.Group or (type(what) is str and what in P.GROUPS):
+        return _pack_group(P.lookup(what), fields)
     try:         # (an int's key inline: most fields are, and this runs for every packet of a draw)
-        items = tuple((k, (int, v)) if type(v) is int else (k, _key(v)) for k, v in fields.items())
+        items = tuple([(k, (int, v)) if type(v) is int else (k, _key(v)) for k, v in fields.items()])
         key = (what, items)
         hit = _PACKED.get(key)
     except TypeError:                    # a value that cannot be a key
@@ -85,17 +87,9 @@ def _pack_from_template(what, fields: dict, items: tuple) -> tuple[bytes, bool]:
     from its template (the bytes for the same other values with those fields cleared,
     and how each integer field is encoded). ``items``: the fields' keys (``packed``'s)."""
     packet = P.lookup(what)
-    if isinstance(packet, P.Group):      # its header and members' records, each packed as a packet is here
-        if not fields.keys() <= packet.members.keys():
-            return packet.pack(**fields), False         # (raises: no such member)
-        out = [packed(packet.header, **{m: True for m in packet.members if m in fields})]
-        for m, member in packet.members.items():
-            if m in fields:
-                v = fields[m]
-                out.append(packed(member, **v) if type(v) is dict else
-                           bytes(v) if isinstance(v, (bytes, bytearray)) else member.pack(**v))
-        return b"".join(out), False
-    tkey = (packet.name, tuple((k, None) if kv[0] is int else (k, kv) for k, kv in items))
+    if isinstance(packet, P.Group):
+        return _pack_group(packet, fields), False
+    tkey = (packet.name, tuple([(k, None) if kv[0] is int else (k, kv) for k, kv in items]))
     template = _TEMPLATES.get(tkey)
     if template is None:
         ints = [k for k, kv in items if kv[0] is int]
@@ -120,6 +114,21 @@ def _pack_from_template(what, fields: dict, items: tuple) -> tuple[bytes, bool]:
         else:                            # a log2, enum or bool field, or a value out of range: raises
             bits |= f.encode(fields[name], packet.name) << start
     return bits.to_bytes(packet.size_B, "little"), True
+
+
+def _pack_group(group, fields: dict) -> bytes:
+    """A group's bytes: its header (by which members are present) and its members'
+    records, each packed as a packet is here (the group as a whole is not kept: a
+    member with an address would make every group a new entry)."""
+    if not fields.keys() <= group.members.keys():
+        return group.pack(**fields)      # (raises: no such member)
+    out = [packed(group.header, **{m: True for m in group.members if m in fields})]
+    for m, member in group.members.items():
+        if m in fields:
+            v = fields[m]
+            out.append(packed(member, **v) if type(v) is dict else
+                       bytes(v) if isinstance(v, (bytes, bytearray)) else member.pack(**v))
+    return b"".join(out)
 
 
 def _encoder(f) -> tuple:
