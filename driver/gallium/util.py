@@ -65,12 +65,14 @@ class UploadManager:
         self._res: PipeResource | None = None
         self._size_B = 0
         self._offset_B = 0
+        self._kept: dict = {}          # upload_kept: bytes -> offset_B in the current buffer
 
     def destroy(self) -> None:
         """Release the current buffer (earlier ones went with their last reference)."""
         if self._res is not None:
             self.screen.resource_destroy(self._res)
             self._res, self._size_B, self._offset_B = None, 0, 0
+        self._kept = {}
 
     def upload(self, data: bytes | memoryview, alignment_B: int = 16) -> tuple[PipeResource, int]:
         n = len(data)
@@ -81,7 +83,22 @@ class UploadManager:
                 PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, self._size_B, bind=self.bind,
                 usage=PipeUsage.STREAM))
             off = 0
+        if off == 0:
+            self._kept = {}
         self.pipe.buffer_subdata(self._res, PipeMap.WRITE | PipeMap.UNSYNCHRONIZED, off, data)
         self._offset_B = off + n
         return self._res, off
+
+    def upload_kept(self, data: bytes, alignment_B: int = 16) -> tuple[PipeResource, int]:
+        """``upload(data)``, or where the current buffer already holds the same bytes from an
+        earlier upload_kept (nothing writes a buffer's bytes twice: the offset only grows),
+        for small constants uploaded draw after draw (a disabled attribute's current value)."""
+        off = self._kept.get(data)
+        if off is not None and off % alignment_B == 0:
+            return self._res, off
+        res, off = self.upload(data, alignment_B)
+        if len(self._kept) >= 256:
+            self._kept = {}
+        self._kept[bytes(data)] = off
+        return res, off
 

@@ -219,6 +219,7 @@ class DrawMixin:
             stage_programs = self._stage_programs()
         advanced_blend_validate(self, stage_programs)
         self._dual_source_validate()
+        self._validated_stages = stage_programs
         status = self._draw_framebuffer_status()
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")
@@ -272,6 +273,8 @@ class DrawMixin:
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
               f"{count} vertices of an instanced draw or of a primitive mode that cannot be drawn in pieces")
         if len(pieces) == 1:
+            # the stage programs validate_draw just found (nothing since changed them)
+            self._next_draw_stages = self._validated_stages
             self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance,
                                            instance_count=instances),
                             [DrawStartCountBias(first, count)], None, (first, first + count - 1))
@@ -452,6 +455,7 @@ class DrawMixin:
         info = DrawInfo(PipePrim(mode), size, res, None, base_instance, instances,
                         restart is not None, restart if restart is not None else 0,
                         range_ is not None, max(lo + basevertex, 0), max(hi + basevertex, 0))
+        self._next_draw_stages = self._validated_stages     # (as _draw_arrays)
         self._emit_draw(mode, info, [DrawStartCountBias(start, count, basevertex)], None,
                         index_range)
 
@@ -574,6 +578,11 @@ class DrawMixin:
         """_pipe_framebuffer_state, kept while the framebuffer's objects, the sRGB
         enable and the layer being rendered stand."""
         fbo = self.draw_framebuffer
+        if fbo is None:         # the window's: its buffers (by identity), size and draw buffers
+            w = self.window
+            return self._derived(("fb state", id(None)), (w, w.color, w.depth_stencil),
+                                 (w.width, w.height, w.samples, tuple(w.draw_buffers),
+                                  E.GL_FRAMEBUFFER_SRGB in self.state.enabled), self._pipe_framebuffer_state)
         inputs = self._framebuffer_inputs(fbo)
         if inputs is not None:
             inputs += (E.GL_FRAMEBUFFER_SRGB in self.state.enabled, getattr(self, "_render_layer", None))
@@ -786,10 +795,13 @@ class DrawMixin:
         """(texture unit, texture target) of every sampler uniform element (``active_only``:
         of the elements the shaders use, ``UniformInfo.active_elements``), read from the
         uniform storage again only when its generation moved."""
+        plan = self._sampler_plan(ls)[1 if active_only else 0]
+        if not plan:                    # no sampler uniform: nothing to read, whatever the generation
+            return ()
+
         def read():
             data = ls.uniform_data
-            return tuple((_I32.unpack_from(data, offset_B)[0], target)
-                         for offset_B, target in self._sampler_plan(ls)[1 if active_only else 0])
+            return tuple((_I32.unpack_from(data, offset_B)[0], target) for offset_B, target in plan)
         return ls.uniform_storage.memo(("sampler units", active_only), read)
 
     def _sampler_slots(self, ls, active_only: bool = False):
@@ -831,6 +843,8 @@ class DrawMixin:
             for unit, target in self._sampler_targets(ls, active_only=True):
                 if seen.setdefault(unit, target) != target:
                     return False
+            return True
+        if not self._sampler_plan(ls)[1]:       # no sampler the shaders use
             return True
         return ls.uniform_storage.memo("units consistent", consistent)
 
@@ -925,7 +939,7 @@ class DrawMixin:
                            "double": ("f", PipeFormat.R32G32B32A32_FLOAT),
                            "int": ("i", PipeFormat.R32G32B32A32_SINT),
                            "uint": ("I", PipeFormat.R32G32B32A32_UINT)}[kind]
-            res, off = self.uploader.upload(pack_values(value, letter))
+            res, off = self.uploader.upload_kept(pack_values(value, letter))
             buffers.append(VertexBuffer(res, off))
             reusable[0] = False
             return VertexElement(0, len(buffers) - 1, fmt, 0)
@@ -978,8 +992,16 @@ class DrawMixin:
         a = self.vao.attribs[slot]
         return a, (self.vao.bindings[a.binding] if a.enabled else None)
 
+    # the stage programs a draw's validate_draw found, for its _emit_draw (set by the caller
+    # just before it emits, taken by _emit_draw); None: _emit_draw asks _stage_programs
+    _validated_stages = _next_draw_stages = None
+
     def _emit_draw(self, mode, info, draws, indirect, vertex_range) -> None:
-        stages = self._stage_programs()
+        stages = self._next_draw_stages
+        if stages is None:
+            stages = self._stage_programs()
+        else:
+            self._next_draw_stages = None
         if PipeShaderType.VERTEX not in stages:
             # a pipeline without a vertex program: GL 4.6 section 11.1.3.11 leaves the
             # vertices undefined (not an error); nothing is rasterised

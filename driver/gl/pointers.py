@@ -106,6 +106,13 @@ def pack_values(values, fmt: str) -> bytes:
     """Numbers packed as the C type of struct letter `fmt` (native byte order),
     converted as a C cast would: a float beyond the type's range becomes an
     infinity, an integer wraps. Never OverflowError."""
+    if fmt == "f" and type(values) in (tuple, list):
+        # a flat sequence of numbers: struct rounds each as the cast below does (a C cast to
+        # float); a value past float's range (OverflowError) or not a number takes numpy's way
+        try:
+            return struct.pack(f"={len(values)}f", *values)
+        except (struct.error, OverflowError, TypeError):
+            pass
     flat = np.asarray(values).ravel().tolist()
     dt = _C_TYPES.get(fmt)
     if dt is None:

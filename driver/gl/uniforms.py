@@ -28,6 +28,11 @@ _ACCEPTS = {"f": ("float", "bool"), "i": ("int", "bool", "sampler", "image"),
             "i64": ("int64",), "ui64": ("uint64",)}
 _PACK = {"float": "f", "int": "i", "uint": "I", "bool": "i", "sampler": "i", "image": "i", "double": "d",
          "int64": "q", "uint64": "Q"}
+#: glUniform* letter -> the uniform kind whose values struct packs as the full path
+#: converts them (floats rounded to float32 by a C cast, int32 in range: anything else,
+#: an overflow or a wrap, fails to pack and takes the full path)
+_FAST_KINDS = {"f": "float", "i": "int"}
+_STRUCTS = {f"<{n}{c}": struct.Struct(f"<{n}{c}") for n in (1, 2, 3, 4) for c in "fi"}
 #: Bytes of one component in the default block storage
 _COMPONENT_B = {"double": 8, "int64": 8, "uint64": 8}
 
@@ -48,6 +53,23 @@ class UniformMixin:
     def _set_uniform(self, program, location: int, count: int, values, letter: str,
                      comps: int, matrix: tuple | None = None, transpose: bool = False) -> None:
         ls = self._uniform_target(program)
+        if type(values) is list and count == 1 and matrix is None and len(values) == comps:
+            # glUniform{1,2,3,4}{f,i} at a location this link already accepted for the same
+            # command: the values packed directly at their offset (a value struct refuses,
+            # out of range or of another type, takes the full path below)
+            plan = ls.__dict__.get("_uniform_plans", {}).get((location, letter, comps))
+            if plan is not None:
+                try:
+                    raw = _STRUCTS[plan[1]].pack(*values)
+                except (struct.error, OverflowError, TypeError, ValueError):
+                    pass
+                else:
+                    ls.uniform_storage.write(plan[0], raw)
+                    return
+        self._set_uniform_checked(ls, program, location, count, values, letter, comps, matrix, transpose)
+
+    def _set_uniform_checked(self, ls, program, location: int, count: int, values, letter: str,
+                             comps: int, matrix: tuple | None, transpose: bool) -> None:
         check(count >= 0, E.GL_INVALID_VALUE, "negative count")
         if matrix is not None and transpose and self.api.es and self.api.version < (3, 0):
             check(False, E.GL_INVALID_VALUE, "transpose must be FALSE in GLES 2.0")
@@ -78,6 +100,10 @@ class UniformMixin:
                 self.caps.max_combined_images
             check(all(0 <= int(v) < units for v in flat[:n]), E.GL_INVALID_VALUE,
                   "sampler value out of range")
+        if count == 1 and matrix is None and u.kind == _FAST_KINDS.get(letter) and n == 1:
+            # the next call with this location, command and width packs directly (_set_uniform)
+            ls.__dict__.setdefault("_uniform_plans", {})[(location, letter, comps)] = (
+                u.offset_B + index * u.stride_B, f"<{comps}{_PACK[u.kind]}")
         for e in range(n):
             vals = flat[e * per:(e + 1) * per]
             if matrix is not None:

@@ -11,6 +11,7 @@ name as the compiler reports it ("gl_TextureMatrix", "gl_LightSource[3].position
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
 
 import numpy as np
@@ -152,12 +153,60 @@ def state_block_bytes(ctx) -> bytes:
     state gives the same bytes; the values go where `_plan()` says, a few
     vectorised stores per group of fields."""
     L = ctx.legacy
-    plan = _plan()
-    flat = np.zeros(plan.size_floats, np.float64)
-
     stacks = L.stacks
     key = b"".join(np.asarray(m, np.float64).tobytes()
                    for m in (stacks[0][-1], stacks[1][-1], *(s[-1] for s in stacks[2][:MAX_UNITS])))
+    try:
+        values = _values_key(ctx)
+    except (struct.error, TypeError):          # a value that is not a number: built, not kept
+        return _block(ctx, key)
+    whole = key + values
+    block = _BLOCKS.get(whole)
+    if block is None:
+        if len(_BLOCKS) >= 64:
+            _BLOCKS.clear()
+        block = _BLOCKS[whole] = _block(ctx, key)
+    return block
+
+
+#: state_block_bytes' blocks by the bytes of everything they are built from
+#: (_values_key: floats by their bits, so -0.0 and 0.0 are two keys): draw after draw
+#: the same state builds the same block
+_BLOCKS: dict = {}
+
+
+def _values_key(ctx) -> bytes:
+    """The numbers ``_block`` reads besides the matrices, packed as float64 in the
+    order it reads them (with the clip plane count): struct.error or TypeError for a
+    value that is not a number."""
+    L = ctx.legacy
+    planes = list(ctx.clip_planes)[:8]
+    pt = L.point
+    vals = [len(planes), *ctx.state.depth_range, ctx.state.point_size, pt.size_min, pt.size_max,
+            pt.fade_threshold, *pt.attenuation]
+    for p in planes:
+        vals += p[:4]
+    for m in L.materials:
+        vals += (*m.emission, *m.ambient, *m.diffuse, *m.specular, m.shininess)
+    for li in L.lights:
+        vals += (*li.ambient, *li.diffuse, *li.specular, *li.position, *li.spot_direction[:3],
+                 li.spot_exponent, li.spot_cutoff, *li.attenuation)
+    vals += L.light_model_ambient
+    for env in L.texenv:
+        vals += env.color
+    for g in L.texgen:
+        for coord in g:
+            vals += (*coord.eye_plane, *coord.object_plane)
+    fog = L.fog
+    vals += (*fog.color, fog.density, fog.start, fog.end)
+    return struct.pack(f"<{len(vals)}d", *vals)
+
+
+def _block(ctx, key: bytes) -> bytes:
+    """state_block_bytes, built (``key``: the matrices' bytes)."""
+    L = ctx.legacy
+    plan = _plan()
+    flat = np.zeros(plan.size_floats, np.float64)
     flat[:plan.matrix_floats] = _matrix_part(key)
 
     planes = list(ctx.clip_planes)[:8]
