@@ -537,6 +537,19 @@ static int rows_consecutive(const int64_t *record_of, long w, long ox, long oy, 
     return 1;
 }
 
+/* The span function over nrows whole rows of a bin (bw columns from (x0, y0)) when their
+   records are consecutive: the pixels it shaded (0 when they are not), and where the row walk
+   resumes (*y_from, *x_skip) after a piece it left to the lanes. */
+static long bin_rows_span(span_fn fn, const args_t *A, const int64_t *record_of, long w, long ox, long oy,
+                          long x0, long y0, long bw, long nrows, int32_t prim, int ws, long *y_from,
+                          long *x_skip) {
+    if (!rows_consecutive(record_of, w, ox, oy, x0, y0, bw, nrows)) return 0;
+    const long done = fn(A, nrows * bw, record_of[(y0 - oy) * w + x0 - ox], x0, y0, prim, ws);
+    *y_from = y0 + done / bw;
+    *x_skip = done % bw;
+    return done;
+}
+
 long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nregs, const int64_t *zero_rows,
                 long nzero, long chunk, long nrows, const int32_t *row_id, const int64_t *ea, const int64_t *eb,
                 const int64_t *ec, const int64_t *box, const int64_t *record_of, long ox, long oy, long w, long h,
@@ -603,14 +616,12 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
             const int32_t prim = row_id[r];
             long y_from = y0, x_skip = 0;           /* (pixels a whole-rows span did) */
             if (span_of && !visible_only && full && bin_shift >= 0 && x0 == bx0 && x1 - x0 == bin_px
-                    && y1 - y0 > 1 && rows_consecutive(record_of, w, ox, oy, x0, y0, bin_px, y1 - y0)) {
-                const long done = span_of(&L.A, (y1 - y0) * bin_px, record_of[(y0 - oy) * w + x0 - ox], x0, y0,
-                                          prim, bin_shift);
+                    && y1 - y0 > 1) {
+                const long done = bin_rows_span(span_of, &L.A, record_of, w, ox, oy, x0, y0, bin_px, y1 - y0,
+                                                prim, bin_shift, &y_from, &x_skip);
                 fragments += done;
                 spanned += done;
                 binned += done;
-                y_from = y0 + done / bin_px;
-                x_skip = done % bin_px;
             }
             for (long y = y_from; y < y1; y++) {
                 long xs = x0, xe = x1;
@@ -646,14 +657,12 @@ long shade_bins(const args_t *proto, const uint64_t *segs, long nsegs, long nreg
             if (span_of && bin_shift >= 0 && bx1 - bx0 == bin_px && by1 - by0 == bin_px && owner[0] >= 0) {
                 long k = 1;
                 while (k < bin_px * bin_px && owner[k] == owner[0]) k++;
-                if (k == bin_px * bin_px && rows_consecutive(record_of, w, ox, oy, bx0, by0, bin_px, bin_px)) {
-                    const long done = span_of(&L.A, k, record_of[(by0 - oy) * w + bx0 - ox], bx0, by0,
-                                              row_id[owner[0]], bin_shift);
+                if (k == bin_px * bin_px) {
+                    const long done = bin_rows_span(span_of, &L.A, record_of, w, ox, oy, bx0, by0, bin_px, bin_px,
+                                                    row_id[owner[0]], bin_shift, &y_from, &x_skip);
                     shaded += done;
                     spanned += done;
                     binned += done;
-                    y_from = by0 + done / bin_px;
-                    x_skip = done % bin_px;
                 }
             }
             for (long y = y_from; y < by1; y++) {
