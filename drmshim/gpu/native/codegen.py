@@ -1001,6 +1001,11 @@ def _texture_function(name: str, ins: Instruction, slot: int, index: int) -> tup
 _OWN_LOOP = {"iter": _iter_function, "ld_tile": _tile_function, "st_tile": _tile_function,
              "quad": _quad_function, "vote": _vote_function, "simd": _simd_function}
 
+#: The C forms (an ISA table entry's ``native`` name) this generator writes itself rather
+#: than calling a function of uapi.isa.native's prelude.
+GENERATOR_FORMS = frozenset({"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy",
+                             "vote", "simd", "texture_sample"})
+
 
 # ---------------------------------------------------------------------------
 # The plan

@@ -8,12 +8,9 @@ import subprocess
 
 import pytest
 
+from drmshim.gpu.native.codegen import GENERATOR_FORMS
 from uapi.isa import OPS
 from uapi.isa.native import C_PRELUDE, c_functions
-
-# forms the code generator writes itself
-GENERATOR_FORMS = {"select", "convert", "mov", "mov_imm", "iter", "ld_tile", "st_tile", "dfdx", "dfdy", "vote", "simd",
-                   "texture_sample"}
 
 
 def test_every_native_name_exists():
