@@ -277,16 +277,19 @@ def blend(values: np.ndarray, prim_vertices: np.ndarray, clipped: ClippedPrims) 
 def unclipped_window(position_words: np.ndarray, triangles: np.ndarray, viewport, max_coord_px: float, *,
                      guard_band_ndc: float = GUARD_BAND_NDC, clip_z: bool = True,
                      zero_to_one_depth: bool = False) -> tuple[ClippedPrims, np.ndarray] | None:
-    """``clip_triangles`` and the viewport transform in one C pass when nothing is
-    clipped: ``position_words`` (4, V) uint32 float32 bits of the clip positions,
-    ``triangles`` (T, 3). Returns (the identity ``ClippedPrims`` clip_triangles
-    gives then, without positions; the (T, 3, 4) window corners), or None when some
-    corner needs clipping or lies beyond ``max_coord_px`` (or the kernel does not
-    take the call): the caller runs the general path. ``viewport``: a record with
-    translate_x/y/z and scale_x/y/z, or None (NDC is the window)."""
-    win = window_triangles_c(position_words, triangles, viewport, guard_band_ndc, clip_z, zero_to_one_depth,
+    """``clip_triangles`` and the viewport transform in one C pass when no triangle
+    is cut: each is wholly inside every plane or wholly outside one (trivially
+    rejected, as a clipper's outcode test drops it before any clipping).
+    ``position_words`` (4, V) uint32 float32 bits of the clip positions,
+    ``triangles`` (T, 3). Returns (the ``ClippedPrims`` clip_triangles gives then,
+    identity weights, without positions; the (N, 3, 4) window corners of its
+    primitives), or None when some triangle needs cutting or a corner lies beyond
+    ``max_coord_px`` (or the kernel does not take the call): the caller runs the
+    general path. ``viewport``: a record with translate_x/y/z and scale_x/y/z, or
+    None (NDC is the window)."""
+    got = window_triangles_c(position_words, triangles, viewport, guard_band_ndc, clip_z, zero_to_one_depth,
                              max_coord_px)
-    if win is None:
+    if got is None:
         return None
-    t = len(win)
-    return ClippedPrims(np.arange(t), np.broadcast_to(np.eye(3), (t, 3, 3)), None), win
+    kept, win = got
+    return ClippedPrims(kept, np.broadcast_to(np.eye(3), (len(kept), 3, 3)), None), win

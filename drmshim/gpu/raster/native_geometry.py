@@ -55,7 +55,7 @@ long block_layers(long P, const int64_t *gx, const int64_t *gy, long grid_w, lon
                   int64_t *count, int64_t *layer, int64_t *order);
 long window_triangles(long T, const uint32_t *words, long stride, long V, const int64_t *tris, double g, int clip_z,
                       int zero_to_one, int has_vp, double tx, double ty, double tz, double sx, double sy, double sz,
-                      double maxc, double *win);
+                      double maxc, double *win, int64_t *kept);
 """
 
 _SOURCE = r"""
@@ -310,40 +310,63 @@ long block_layers(long P, const int64_t *gx, const int64_t *gy, long grid_w, lon
 
 static inline double f32_of(uint32_t bits) { float f; memcpy(&f, &bits, 4); return (double)f; }
 
-/* The PPP's triangles when nothing is clipped: vertex v's clip position is the
+/* The PPP's triangles when none needs cutting: vertex v's clip position is the
    float32 words words[v], words[stride + v], words[2 stride + v], words[3 stride + v];
-   triangle t's corners are tris[3t..3t+2]. Writes win (T, 3, 4): x_px, y_px, z,
-   1/w as ppp._window computes them (viewport or not), and returns 0, when every
-   corner's clip code is 0 (clip_codes' planes, no user distances) and its window x,
-   y are within +-maxc; else returns 1 (the caller runs the general path). */
+   triangle t's corners are tris[3t..3t+2]. A triangle whose three corners are all
+   outside one clip plane (clip_codes' planes, no user distances; a NaN distance is
+   outside) is dropped, as clip_triangles drops it; every other triangle must have
+   all its corners inside every plane. For each kept triangle, in order, writes
+   kept[n] = t and win[n] (3, 4): x_px, y_px, z, 1/w as ppp._window computes them
+   (viewport or not). Returns the number kept, or -1 when some kept triangle needs
+   clipping or has a window x, y beyond +-maxc (the caller runs the general path). */
+static inline int corner_code(const uint32_t *words, long stride, int64_t v, double g, int np, int zero_to_one,
+                              double *xyzw) {
+    const double x = f32_of(words[v]), y = f32_of(words[stride + v]);
+    const double z = f32_of(words[2 * stride + v]), w = f32_of(words[3 * stride + v]);
+    const double gw = g * w;
+    const double d[6] = {gw + x, gw - x, gw + y, gw - y, zero_to_one ? z : z + w, w - z};
+    int code = 0;
+    for (int p = 0; p < np; p++)
+        if (d[p] < 0 || d[p] != d[p]) code |= 1 << p;
+    xyzw[0] = x; xyzw[1] = y; xyzw[2] = z; xyzw[3] = w;
+    return code;
+}
+
 long window_triangles(long T, const uint32_t *words, long stride, long V, const int64_t *tris, double g, int clip_z,
                       int zero_to_one, int has_vp, double tx, double ty, double tz, double sx, double sy, double sz,
-                      double maxc, double *win) {
-    for (long i = 0; i < 3 * T; i++) {
-        const int64_t v = tris[i];
-        if (v < 0 || v >= V) return 1;
-        const double x = f32_of(words[v]), y = f32_of(words[stride + v]);
-        const double z = f32_of(words[2 * stride + v]), w = f32_of(words[3 * stride + v]);
-        const double gw = g * w;
-        double d[6] = {gw + x, gw - x, gw + y, gw - y, zero_to_one ? z : z + w, w - z};
-        const int np = clip_z ? 6 : 4;
-        for (int p = 0; p < np; p++)
-            if (d[p] < 0 || d[p] != d[p]) return 1;
-        const double inv_w = 1.0 / w;
-        double *o = win + 4 * i;
-        if (has_vp) {
-            o[0] = tx + sx * x * inv_w;
-            o[1] = ty + sy * y * inv_w;
-            o[2] = tz + sz * z * inv_w;
-        } else {
-            o[0] = x * inv_w;
-            o[1] = y * inv_w;
-            o[2] = z * inv_w;
+                      double maxc, double *win, int64_t *kept) {
+    const int np = clip_z ? 6 : 4;
+    long n = 0;
+    for (long t = 0; t < T; t++) {
+        double c[3][4];
+        int all = ~0, any = 0;
+        for (int k = 0; k < 3; k++) {
+            const int64_t v = tris[3 * t + k];
+            if (v < 0 || v >= V) return -1;
+            const int code = corner_code(words, stride, v, g, np, zero_to_one, c[k]);
+            all &= code;
+            any |= code;
         }
-        o[3] = inv_w;
-        if (!(fabs(o[0]) < maxc) || !(fabs(o[1]) < maxc)) return 1;
+        if (all) continue;                       /* wholly outside one plane: dropped */
+        if (any) return -1;                      /* cut by some plane: the general path */
+        double *o = win + 12 * n;
+        for (int k = 0; k < 3; k++, o += 4) {
+            const double inv_w = 1.0 / c[k][3];
+            if (has_vp) {
+                o[0] = tx + sx * c[k][0] * inv_w;
+                o[1] = ty + sy * c[k][1] * inv_w;
+                o[2] = tz + sz * c[k][2] * inv_w;
+            } else {
+                o[0] = c[k][0] * inv_w;
+                o[1] = c[k][1] * inv_w;
+                o[2] = c[k][2] * inv_w;
+            }
+            o[3] = inv_w;
+            if (!(fabs(o[0]) < maxc) || !(fabs(o[1]) < maxc)) return -1;
+        }
+        kept[n++] = t;
     }
-    return 0;
+    return n;
 }
 """ % {"bits": SUBPIXEL_BITS}
 
@@ -493,22 +516,28 @@ def block_layers(gx: np.ndarray, gy: np.ndarray, grid_w: int, nblk: int, whole: 
 
 
 def window_triangles(words: np.ndarray, tris: np.ndarray, vp, guard_band_ndc: float, clip_z: bool,
-                     zero_to_one_depth: bool, max_coord: float) -> np.ndarray | None:
-    """The window corners (T, 3, 4) float64 of triangles ``tris`` (T, 3) whose vertex
-    positions are the float32 bits ``words`` (4, V) uint32, when no corner needs
-    clipping (guard band and z planes) or lies outside +-``max_coord`` px; None
-    otherwise (or when the kernel does not take the call): the general path runs.
-    ``vp``: the viewport record (translate_*, scale_*) or None."""
+                     zero_to_one_depth: bool, max_coord: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """(kept (N,) int64, window corners (N, 3, 4) float64) of triangles ``tris`` (T, 3)
+    whose vertex positions are the float32 bits ``words`` (4, V) uint32, when no
+    triangle needs cutting: each is either wholly outside one clip plane (guard band
+    and z planes; dropped, not in ``kept``) or has every corner inside every plane and
+    within +-``max_coord`` px. None otherwise (or when the kernel does not take the
+    call): the general path runs. ``vp``: the viewport record (translate_*, scale_*)
+    or None."""
     if not KERNELS.usable() or words.dtype != np.uint32 or words.ndim != 2 or words.shape[0] < 4 \
             or words.strides[1] != 4 or words.strides[0] % 4:
         return None
     tris = _c(tris, np.int64)
     T, V = len(tris), words.shape[1]
     win = np.empty((T, 3, 4))
+    kept = np.empty(T, np.int64)
     t = (0.0,) * 6 if vp is None else (vp.translate_x, vp.translate_y, vp.translate_z, vp.scale_x, vp.scale_y,
                                        vp.scale_z)
     p = KERNELS.ptr
-    rc = KERNELS.lib.window_triangles(T, p(words, "uint32_t *"), words.strides[0] // 4, V, p(tris, _I64),
-                                      float(guard_band_ndc), int(bool(clip_z)), int(bool(zero_to_one_depth)),
-                                      int(vp is not None), *(float(v) for v in t), float(max_coord), p(win, _F64))
-    return None if rc else win
+    n = KERNELS.lib.window_triangles(T, p(words, "uint32_t *"), words.strides[0] // 4, V, p(tris, _I64),
+                                     float(guard_band_ndc), int(bool(clip_z)), int(bool(zero_to_one_depth)),
+                                     int(vp is not None), *(float(v) for v in t), float(max_coord), p(win, _F64),
+                                     p(kept, _I64))
+    if n < 0:
+        return None
+    return (kept, win) if n == T else (kept[:n], win[:n])

@@ -172,13 +172,15 @@ class _Viewport:
 @pytest.mark.parametrize("vp", [None, _Viewport()])
 @pytest.mark.parametrize("options", [dict(), dict(clip_z=False), dict(zero_to_one_depth=True)])
 def test_unclipped_window_is_clipping_and_the_viewport(vp, options):
-    """The one-pass window of unclipped triangles (``unclipped_window``) equals the
+    """The one-pass window of uncut triangles (``unclipped_window``) equals the
     general path (clip_triangles, ppp._window, ppp._representable) bit for bit, and
-    refuses exactly the calls where some triangle is clipped, dropped or cut."""
+    refuses exactly the calls where some triangle is cut, or dropped for another
+    reason than lying wholly outside one clip plane (the trivial reject, which it
+    takes: half the trials put a third of the triangles wholly beyond one plane)."""
     from drmshim.gpu.raster import MAX_WINDOW_COORD_PX, unclipped_window
     rng = np.random.default_rng(21)
-    taken = refused = 0
-    for trial in range(40):
+    taken = refused = taken_with_rejects = 0
+    for trial in range(60):
         V = 300
         pos = np.empty((V, 4), np.float32)
         pos[:, :2] = rng.uniform(-1, 1, (V, 2))
@@ -190,23 +192,56 @@ def test_unclipped_window_is_clipping_and_the_viewport(vp, options):
             pos[rng.integers(0, V), 2] = 1.7                    # beyond the far plane
         if trial % 8 == 3:
             pos[rng.integers(0, V), 0] = 5e3 if vp is not None else 1.5e5   # off the fixed-point range
-        words = np.ascontiguousarray(pos.T).view(np.uint32)       # (4, V), as the vertex outputs' rows
         tris = rng.integers(0, V, (200, 3))
+        if trial % 2 == 0:
+            # vertices 200..299 beyond one plane each (x > 8w, x < -8w, y > 8w or z > w):
+            # triangles made of them alone lie wholly outside that plane
+            out = np.arange(200, 300)
+            side = out % 4
+            pos[out[side == 0], 0] = 9 * pos[out[side == 0], 3] + rng.uniform(0, 50, (side == 0).sum())
+            pos[out[side == 1], 0] = -9 * pos[out[side == 1], 3]
+            pos[out[side == 2], 1] = 8.5 * pos[out[side == 2], 3]
+            pos[out[side == 3], 2] = 1.5 * pos[out[side == 3], 3]
+            tris[:120] = rng.integers(0, 200, (120, 3))
+            same = [out[side == k] for k in range(4)]
+            tris[120:] = np.stack([rng.choice(same[k % 4], 3) for k in range(80)])
+        words = np.ascontiguousarray(pos.T).view(np.uint32)       # (4, V), as the vertex outputs' rows
         got = unclipped_window(words, tris, vp, MAX_WINDOW_COORD_PX, **options)
         general = clip_triangles(pos.astype(np.float64), tris, None, **options)
         window, clipped = ppp._representable(ppp._window(general.position, vp), general)
-        simple = clipped.weights.strides[0] == 0 and len(clipped.prim) == len(tris)
+        # the independent outcode test: wholly outside one plane
+        code = outcodes(vertex_distances(pos.astype(np.float64), None, **options))[tris]
+        outside = (code[:, 0] & code[:, 1] & code[:, 2]) != 0
+        simple = np.array_equal(clipped.prim, np.flatnonzero(~outside)) and np.array_equal(
+            clipped.weights, np.broadcast_to(np.eye(3), clipped.weights.shape))
         if got is None:
             refused += 1
             assert not simple or geometry.KERNELS.enabled is False
             continue
         taken += 1
+        taken_with_rejects += bool(outside.any())
         assert simple
         c, win = got
         np.testing.assert_array_equal(c.prim, clipped.prim)
+        assert c.prim.dtype == np.int64 and c.weights.shape == (len(c.prim), 3, 3)
         assert win.dtype == window.dtype and win.shape == window.shape
         np.testing.assert_array_equal(win, window)
-    assert taken > 10 and refused > 5
+    assert taken > 10 and refused > 5 and taken_with_rejects > 5
+
+
+def test_unclipped_window_of_triangles_all_outside_is_empty():
+    """A draw whose every triangle lies wholly beyond the guard band (a tiny triangle
+    far from a small viewport) keeps nothing, in the one pass."""
+    from drmshim.gpu.raster import MAX_WINDOW_COORD_PX, unclipped_window
+    from drmshim.gpu.raster.clip import GUARD_BAND_NDC
+    pos = np.array([[20.0, 0, 0, 1], [21, 1, 0, 1], [22, 0, 0, 1]], np.float32)
+    assert GUARD_BAND_NDC < 20
+    words = np.ascontiguousarray(pos.T).view(np.uint32)
+    got = unclipped_window(words, np.array([[0, 1, 2]]), _Viewport(), MAX_WINDOW_COORD_PX)
+    assert got is not None
+    c, win = got
+    assert len(c.prim) == 0 and win.shape == (0, 3, 4)
+    assert len(clip_triangles(pos.astype(np.float64), np.array([[0, 1, 2]]))) == 0
 
 
 def test_planes_read_vertex_words_as_the_pipeline_does():
