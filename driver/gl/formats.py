@@ -288,6 +288,8 @@ GL_ALPHA16F_ARB, GL_INTENSITY16F_ARB, GL_LUMINANCE16F_ARB, GL_LUMINANCE_ALPHA16F
 GL_ALPHA8_SNORM, GL_LUMINANCE8_SNORM, GL_LUMINANCE8_ALPHA8_SNORM, GL_INTENSITY8_SNORM = 0x9014, 0x9015, 0x9016, 0x9017
 GL_ALPHA16_SNORM, GL_LUMINANCE16_SNORM, GL_LUMINANCE16_ALPHA16_SNORM, GL_INTENSITY16_SNORM = (0x9018, 0x9019,
                                                                                           0x901A, 0x901B)
+# EXT_texture_snorm's unsized legacy formats (stored as their 8-bit sized forms)
+GL_ALPHA_SNORM, GL_LUMINANCE_SNORM, GL_LUMINANCE_ALPHA_SNORM, GL_INTENSITY_SNORM = 0x9010, 0x9011, 0x9012, 0x9013
 
 
 # EXT_texture_integer (compatibility profile): integer alpha/intensity/luminance/
@@ -343,6 +345,8 @@ LEGACY = {f.enum: f for f in [
         (GL_LUMINANCE_ALPHA16F_ARB, _LA, F.L16A16_FLOAT, "float"),
         (GL_LUMINANCE_ALPHA32F_ARB, _LA, F.L32A32_FLOAT, "float"),
         (GL_INTENSITY16F_ARB, _IN, F.I16_FLOAT, "float"), (GL_INTENSITY32F_ARB, _IN, F.I32_FLOAT, "float"),
+        (GL_ALPHA_SNORM, _A, F.A8_SNORM, "snorm"), (GL_LUMINANCE_SNORM, _L, F.L8_SNORM, "snorm"),
+        (GL_LUMINANCE_ALPHA_SNORM, _LA, F.L8A8_SNORM, "snorm"), (GL_INTENSITY_SNORM, _IN, F.I8_SNORM, "snorm"),
         (GL_ALPHA8_SNORM, _A, F.A8_SNORM, "snorm"), (GL_LUMINANCE8_SNORM, _L, F.L8_SNORM, "snorm"),
         (GL_LUMINANCE8_ALPHA8_SNORM, _LA, F.L8A8_SNORM, "snorm"), (GL_INTENSITY8_SNORM, _IN, F.I8_SNORM, "snorm"),
         (GL_ALPHA16_SNORM, _A, F.A16_SNORM, "snorm"), (GL_LUMINANCE16_SNORM, _L, F.L16_SNORM, "snorm"),

@@ -296,6 +296,9 @@ def test_every_unorm_format_keeps_its_bits(info):
     ("GL_LUMINANCE8_ALPHA8_SNORM", E.GL_LUMINANCE_ALPHA), ("GL_ALPHA16_SNORM", E.GL_ALPHA),
     ("GL_LUMINANCE16_SNORM", E.GL_LUMINANCE), ("GL_INTENSITY16_SNORM", E.GL_LUMINANCE),
     ("GL_LUMINANCE16_ALPHA16_SNORM", E.GL_LUMINANCE_ALPHA),
+    # the unsized ones (stored in 8 bits)
+    ("GL_ALPHA_SNORM", E.GL_ALPHA), ("GL_LUMINANCE_SNORM", E.GL_LUMINANCE), ("GL_INTENSITY_SNORM", E.GL_LUMINANCE),
+    ("GL_LUMINANCE_ALPHA_SNORM", E.GL_LUMINANCE_ALPHA),
 ])
 def test_legacy_float_and_snorm_formats(name, fmt):
     """ARB_texture_float / EXT_texture_snorm legacy rows: floats keep -0.5 and 1.5 (16 bits:
@@ -305,11 +308,31 @@ def test_legacy_float_and_snorm_formats(name, fmt):
     data = np.resize(np.array([-0.5, 0.25, 1.5, 0.75], np.float32), (1, 4, n))
     got = np.frombuffer(_roundtrip(getattr(formats, name), fmt, E.GL_FLOAT, data, 4, 1), np.float32).reshape(data.shape)
     if "SNORM" in name:
-        scale = 127.0 if "8" in name else 32767.0
+        scale = 32767.0 if "16" in name else 127.0
         want = np.floor(np.clip(data, -1, 1) * scale + 0.5) / scale      # nearest, halves up
     else:
         want = data
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize("enum,sizes", [(0x9010, (0, 8, 0)), (0x9011, (8, 0, 0)), (0x9012, (8, 8, 0)),
+                                         (0x9013, (0, 0, 8))])
+def test_unsized_legacy_snorm_formats_compat_only(enum, sizes):
+    """EXT_texture_snorm's ALPHA_SNORM, LUMINANCE_SNORM, LUMINANCE_ALPHA_SNORM and
+    INTENSITY_SNORM (0x9010-0x9013): taken by a compatibility context, which reads back
+    the unsized name and 8 bits of luminance/alpha/intensity; INVALID_VALUE in core."""
+    with driver.Context(api="compat", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, enum, 2, 2, 0, E.GL_RGBA, E.GL_FLOAT, None)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_INTERNAL_FORMAT) == [enum]
+        got = tuple(ctx.glGetTexLevelParameteriv(T2, 0, p)[0] for p in (
+            E.GL_TEXTURE_LUMINANCE_SIZE, E.GL_TEXTURE_ALPHA_SIZE, E.GL_TEXTURE_INTENSITY_SIZE))
+        assert got == sizes
+    with driver.Context(api="gl33", width=4, height=4) as ctx:
+        _texture(ctx)
+        ctx.glTexImage2D(T2, 0, enum, 2, 2, 0, E.GL_RGBA, E.GL_FLOAT, None)
+        expect(ctx, E.GL_INVALID_VALUE)
 
 
 def test_norm16_renderbuffer_read_as_unsigned_short_gles():
