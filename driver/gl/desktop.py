@@ -197,6 +197,8 @@ class DesktopMixin:
             return
         tex = self.textures.get(texture)
         check(tex is not None and tex.target != 0, E.GL_INVALID_VALUE, "not a texture")
+        check(tex.target != E.GL_TEXTURE_BUFFER, E.GL_INVALID_OPERATION,
+              "a buffer texture cannot be attached")
         check(level >= 0, E.GL_INVALID_VALUE)
         layered = tex.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP,
                                  E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,

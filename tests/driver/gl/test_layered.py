@@ -224,6 +224,25 @@ def test_incomplete_layer_targets():
         assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
 
 
+def test_a_buffer_texture_cannot_be_attached():
+    """GL 4.6 section 9.2.8: glFramebufferTexture of a buffer texture is INVALID_OPERATION,
+    and the attachment stays as it was."""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        buf = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_TEXTURE_BUFFER, buf)
+        ctx.glBufferData(E.GL_TEXTURE_BUFFER, 64, None, E.GL_STATIC_DRAW)
+        tex = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_BUFFER, tex)
+        ctx.glTexBuffer(E.GL_TEXTURE_BUFFER, E.GL_RG32F, buf)
+        expect(ctx, E.GL_NO_ERROR)
+        fbo = ctx.glGenFramebuffers(1)[0]
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+        ctx.glFramebufferTexture(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, tex, 0)
+        expect(ctx, E.GL_INVALID_OPERATION)
+        assert ctx.glGetFramebufferAttachmentParameteriv(
+            E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) == [E.GL_NONE]
+
+
 def test_multisample_array_layers():
     """A layered 2D multisample array: layer 1 drawn, layer 0 keeps the clear; each layer
     resolved by a blit from a one-layer read attachment."""
