@@ -27,6 +27,7 @@ from driver.gl.features.gles_ext import GL_DECODE_EXT, GL_SKIP_DECODE_EXT, GL_TE
 from driver.gl.objects import Namespace, Sampler, TexImage, Texture
 from driver.gl.pixels import image_size_B, read_client_image, to_resource_bytes
 from driver.gl.pointers import as_bytes
+from driver.gl.state import PixelStore
 from driver.gl.buffers import read_buffer
 
 __all__ = ["TextureMixin", "CUBE_FACES", "PIPE_TARGETS", "first_bound", "texture_targets"]
@@ -594,6 +595,7 @@ class TextureMixin:
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         unpack = unpack or self.state.unpack
         data = self._unpack_source(pixels, fmt, type, width, height, depth, unpack)
+        fmt, type, unpack, data = self._color_transfer(fmt, type, unpack, data, width, height, depth)
         tex.set_image(face, level, TexImage(width, height, depth, internalformat))
         # the new image replaces the old one whole: uploads to the old one not yet written
         # are dropped (they may not fit the new size: a 2x2 image then 1x1 before a draw)
@@ -644,6 +646,21 @@ class TextureMixin:
         check(len(raw) >= n, E.GL_INVALID_VALUE, "pixel data shorter than the image")
         return raw
 
+    def _color_transfer(self, fmt, type, unpack, data, width, height, depth):
+        """GL 4.6 compatibility section 8.5: a colour image given to glTexImage* or
+        glTexSubImage* goes through the pixel transfer operations of section 8.4.4.1
+        (glPixelTransfer's scale and bias, the colour maps with MAP_COLOR) as glDrawPixels'
+        does, before it is stored. With any of them set, the client image becomes the
+        transferred RGBA floats (returned as format, type, pixel store and bytes to upload);
+        otherwise, and for integer, depth, stencil and index images, it is unchanged."""
+        if data is None or not self.api.compat or self.api.es or fmt in INTEGER_PIXEL_FORMATS or \
+                fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL, E.GL_STENCIL_INDEX, E.GL_COLOR_INDEX):
+            return fmt, type, unpack, data
+        if not self._color_transfer_set():
+            return fmt, type, unpack, data
+        rgba = self._transfer(read_client_image(data, unpack, fmt, type, width, height, depth), fragments=False)
+        return E.GL_RGBA, E.GL_FLOAT, PixelStore(alignment=1), rgba.astype("<f4").tobytes()
+
     def _pending_uploads(self, tex: Texture) -> list:
         if not hasattr(tex, "pending"):
             tex.pending = []
@@ -685,9 +702,10 @@ class TextureMixin:
                                                type, pixels, img.internal_format)
         self._check_format_type_sub(img.internal_format, fmt, type)
         data = self._unpack_source(pixels, fmt, type, width, height, depth)
+        fmt, type, unpack, data = self._color_transfer(fmt, type, self.state.unpack, data, width, height, depth)
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
-                                               fmt, type, copy.copy(self.state.unpack), data))
+                                               fmt, type, copy.copy(unpack), data))
             if getattr(tex, "view_parent", None) is not None or tex.memory is not None:
                 # into the shared storage now: the parent, or the memory object's other users, read it
                 texture_resource(self, tex)

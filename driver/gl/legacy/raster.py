@@ -64,6 +64,9 @@ void main() {
 _TRANSFER = {E.GL_RED_SCALE: ("scale", 0), E.GL_GREEN_SCALE: ("scale", 1), E.GL_BLUE_SCALE: ("scale", 2),
              E.GL_ALPHA_SCALE: ("scale", 3), E.GL_RED_BIAS: ("bias", 0), E.GL_GREEN_BIAS: ("bias", 1),
              E.GL_BLUE_BIAS: ("bias", 2), E.GL_ALPHA_BIAS: ("bias", 3)}
+# the scales and the biases, R, G, B, A
+_COLOR_SCALES, _COLOR_BIASES = (tuple(sorted((k for k, (kind, _) in _TRANSFER.items() if kind == which),
+                                             key=lambda k: _TRANSFER[k][1])) for which in ("scale", "bias"))
 _OTHER_TRANSFER = (E.GL_MAP_COLOR, E.GL_MAP_STENCIL, E.GL_INDEX_SHIFT, E.GL_INDEX_OFFSET,
                    E.GL_DEPTH_SCALE, E.GL_DEPTH_BIAS)
 
@@ -161,18 +164,24 @@ class RasterMixin:
     def glPixelMapusv(self, map, mapsize, values) -> None:
         self._pixel_map(map, mapsize, values, "<u2")
 
-    def _transfer(self, rgba: np.ndarray) -> np.ndarray:
+    def _color_transfer_set(self) -> bool:
+        """Whether ``_transfer`` changes colours: a scale or bias set, or MAP_COLOR on."""
+        t = self.legacy.pixel_transfer
+        return bool(t.get(E.GL_MAP_COLOR)) or any(t.get(k, 1.0) != 1.0 for k in _COLOR_SCALES) or \
+            any(t.get(k, 0.0) for k in _COLOR_BIASES)
+
+    def _transfer(self, rgba: np.ndarray, fragments: bool = True) -> np.ndarray:
         """Scale and bias (section 3.6.5), the clamp to [0, 1] when fragment colours clamp
         (glClampColor; always before the colour maps), then the colour maps when MAP_COLOR
-        is on. Unclamped, a floating-point framebuffer receives the values as given."""
+        is on. Unclamped, a floating-point framebuffer receives the values as given.
+        ``fragments`` False: the values become texels, not fragments (glTexImage*), so
+        only the colour maps clamp; the texture's format clamps what it cannot hold."""
         t = self.legacy.pixel_transfer
-        scale = np.array([t.get(k, 1.0) for k in (E.GL_RED_SCALE, E.GL_GREEN_SCALE, E.GL_BLUE_SCALE,
-                                                  E.GL_ALPHA_SCALE)], np.float32)
-        bias = np.array([t.get(k, 0.0) for k in (E.GL_RED_BIAS, E.GL_GREEN_BIAS, E.GL_BLUE_BIAS,
-                                                 E.GL_ALPHA_BIAS)], np.float32)
+        scale = np.array([t.get(k, 1.0) for k in _COLOR_SCALES], np.float32)
+        bias = np.array([t.get(k, 0.0) for k in _COLOR_BIASES], np.float32)
         if (scale != 1).any() or bias.any():
             rgba = rgba * scale + bias
-        if t.get(E.GL_MAP_COLOR) or fragment_clamps(self):
+        if t.get(E.GL_MAP_COLOR) or (fragments and fragment_clamps(self)):
             rgba = np.clip(rgba, 0.0, 1.0)
         if t.get(E.GL_MAP_COLOR):
             # section 3.6.5: each component through its map (initially one entry, 0)

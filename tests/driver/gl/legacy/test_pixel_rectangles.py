@@ -284,3 +284,46 @@ def test_clear_in_selection_mode_writes_nothing():
     assert (ctx.read_pixels()[..., :3] == 0).all()
     ctx.glClear(E.GL_COLOR_BUFFER_BIT)
     assert (ctx.read_pixels()[..., :3] == 255).all()
+
+
+def _tex_image(ctx, level, fmt, type):
+    return np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_2D, level, fmt, type)),
+                         np.float32 if type == E.GL_FLOAT else np.uint8)
+
+
+def test_teximage_colours_take_the_pixel_transfer_scale_and_bias():
+    """GL 4.6 compatibility section 8.5: glTexImage*/glTexSubImage* colour images go
+    through glPixelTransfer's scale and bias (and the colour maps) before they are stored;
+    integer images do not, and images given after the transfer is reset are stored as given."""
+    ctx = context()
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    for pname, v in ((E.GL_RED_SCALE, 2.0), (E.GL_RED_BIAS, -0.25), (E.GL_GREEN_SCALE, 3.0),
+                     (E.GL_BLUE_BIAS, 0.4), (E.GL_ALPHA_SCALE, 0.5)):
+        ctx.glPixelTransferf(pname, v)
+    texels = np.array([0.5, 0.25, 0.1, 0.5, 1.0, 0.5, 0.0, 1.0], np.float32)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA32F, 2, 1, 0, E.GL_RGBA, E.GL_FLOAT, texels)
+    # a float texture keeps what its format holds: 1.0 * 2 - 0.25 = 1.75, 0.5 * 3 = 1.5
+    assert np.allclose(_tex_image(ctx, 0, E.GL_RGBA, E.GL_FLOAT),
+                       [0.75, 0.75, 0.5, 0.25, 1.75, 1.5, 0.4, 0.5])
+    # a normalized one clamps: 200/255 red -> 1.32 -> 255; 60/255 green -> 180; blue + 0.4 -> 102 + 10
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE,
+                     np.array([200, 60, 10, 255], np.uint8))
+    assert _tex_image(ctx, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE).tolist() == [255, 180, 112, 128]
+    # a luminance image is R = G = B = L through the transfer; the texture keeps R
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 1, 0, 1, 1, E.GL_LUMINANCE, E.GL_FLOAT, np.array([0.25], np.float32))
+    assert np.allclose(_tex_image(ctx, 0, E.GL_RGBA, E.GL_FLOAT)[4:], [0.25, 0.75, 0.65, 0.5])
+    # integer images are not transferred
+    itex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, itex)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8UI, 1, 1, 0, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_BYTE,
+                     np.array([7, 8, 9, 10], np.uint8))
+    assert _tex_image(ctx, 0, E.GL_RGBA_INTEGER, E.GL_UNSIGNED_BYTE).tolist() == [7, 8, 9, 10]
+    # the identity transfer again: stored as given
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    for pname, v in ((E.GL_RED_SCALE, 1.0), (E.GL_RED_BIAS, 0.0), (E.GL_GREEN_SCALE, 1.0),
+                     (E.GL_BLUE_BIAS, 0.0), (E.GL_ALPHA_SCALE, 1.0)):
+        ctx.glPixelTransferf(pname, v)
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 1, E.GL_RGBA, E.GL_FLOAT, texels)
+    assert np.allclose(_tex_image(ctx, 0, E.GL_RGBA, E.GL_FLOAT), texels)
+    assert ctx.glGetError() == E.GL_NO_ERROR
