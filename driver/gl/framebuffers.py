@@ -12,7 +12,7 @@ from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
 from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, LEGACY, lookup
-from driver.gl.objects import Attachment, Framebuffer, Namespace, Renderbuffer
+from driver.gl.objects import LAYER_TARGETS, Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES, texture_resource
 
 __all__ = ["FramebufferMixin"]
@@ -356,8 +356,7 @@ class FramebufferMixin:
             self._attach(fb, attachment, None)
             return
         tex = self.textures.get(texture)
-        layered = {E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
-                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY}
+        layered = set(LAYER_TARGETS)
         if self.api.gl(4, 5):           # GL 4.5 (ARB_direct_state_access): a cube map's layers are its faces
             layered.add(E.GL_TEXTURE_CUBE_MAP)
         check(tex is not None and tex.target in layered, E.GL_INVALID_OPERATION, "not a layered texture")

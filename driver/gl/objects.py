@@ -16,7 +16,7 @@ from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEE
 __all__ = [
     "Buffer", "Framebuffer", "Namespace", "Program", "Query", "Renderbuffer", "Sampler",
     "SamplerParams", "Shader", "ShareGroup", "Sync", "Texture", "TransformFeedback",
-    "VertexArray", "VertexAttrib", "VertexBinding", "Attachment", "program_object", "shader_object",
+    "VertexArray", "VertexAttrib", "VertexBinding", "Attachment", "LAYER_TARGETS", "program_object", "shader_object",
 ]
 
 
@@ -401,9 +401,17 @@ class Attachment:
         img = self.obj.image(self.face if self.obj.target == E.GL_TEXTURE_CUBE_MAP else 0, self.level)
         if img is None:
             return None
-        if self.obj.target in (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY) and self.layer >= img.depth:
+        # a layer (3D slice, array layer, cube map array layer-face) the image does not have;
+        # a 1D array's layers are its rows
+        layers = img.height if self.obj.target == E.GL_TEXTURE_1D_ARRAY else img.depth
+        if self.obj.target in LAYER_TARGETS and self.layer >= layers:
             return None
         return (img.width, img.height, img.internal_format, img.samples)
+
+
+# the targets whose images have layers one attachment may select (glFramebufferTextureLayer)
+LAYER_TARGETS = (E.GL_TEXTURE_3D, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
+                  E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
 
 
 @tracked(FRAMEBUFFERS)

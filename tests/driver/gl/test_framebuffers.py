@@ -129,6 +129,27 @@ def test_unsized_stencil_index_renderbuffer():
     expect(es3, E.GL_INVALID_ENUM)
 
 
+def test_a_layer_the_image_does_not_have_is_an_incomplete_attachment():
+    """GL 4.6 section 9.4.2: an attached layer at or past the image's layer count makes
+    the attachment incomplete: a 1D array's layers are its rows, a cube map array's are
+    its layer-faces (the image's depth), as a 2D array's."""
+    ctx = make_ctx("gl43")
+    fbo(ctx)
+    for target, size, layers in ((E.GL_TEXTURE_1D_ARRAY, (8, 4, 1), 4), (E.GL_TEXTURE_2D_ARRAY, (8, 8, 3), 3),
+                                 (E.GL_TEXTURE_CUBE_MAP_ARRAY, (8, 8, 12), 12)):
+        tex = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(target, tex)
+        if target == E.GL_TEXTURE_1D_ARRAY:
+            ctx.glTexImage2D(target, 0, E.GL_RGBA8, size[0], size[1], 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        else:
+            ctx.glTexImage3D(target, 0, E.GL_RGBA8, *size, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        ctx.glFramebufferTextureLayer(FB, C0, tex, 0, layers - 1)
+        assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE, target
+        ctx.glFramebufferTextureLayer(FB, C0, tex, 0, layers)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, target
+
+
 def test_deleting_attached_renderbuffer_detaches(es3):
     fbo(es3)
     r = rbo(es3, E.GL_RGBA8)
