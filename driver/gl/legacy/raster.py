@@ -78,8 +78,12 @@ class RasterMixin:
         obj = np.array([x, y, z, w], np.float64)
         eye = self.legacy.stacks[0][-1] @ obj
         clip = self.legacy.stacks[1][-1] @ eye
-        # IBM_rasterpos_clip: with RASTER_POSITION_UNCLIPPED_IBM only z clips the position
-        axes = (2,) if E.GL_RASTER_POSITION_UNCLIPPED_IBM in self.state.enabled else (0, 1, 2)
+        # IBM_rasterpos_clip: with RASTER_POSITION_UNCLIPPED_IBM only z clips the position;
+        # GL 4.6 compatibility section 14.9 (ARB_depth_clamp): with DEPTH_CLAMP the near and
+        # far planes do not clip it, its window z is clamped to the depth range instead
+        clamp_z = E.GL_DEPTH_CLAMP in self.state.enabled
+        axes = (0, 1) if E.GL_RASTER_POSITION_UNCLIPPED_IBM not in self.state.enabled else ()
+        axes += () if clamp_z else (2,)
         inside = all(-clip[3] <= clip[i] <= clip[3] for i in axes)
         for i, plane in enumerate(self.clip_planes):
             if E.GL_CLIP_DISTANCE0 + i in self.state.enabled and np.dot(plane, eye) < 0:
@@ -90,8 +94,10 @@ class RasterMixin:
         ndc = clip[:3] / clip[3]
         vx, vy, vw, vh = self.state.viewport
         n, f = self.state.depth_range
-        win = (vx + (ndc[0] + 1) * vw / 2, vy + (ndc[1] + 1) * vh / 2, ((f - n) * ndc[2] + n + f) / 2,
-               float(clip[3]))
+        zw = ((f - n) * ndc[2] + n + f) / 2
+        if clamp_z:
+            zw = min(max(zw, min(n, f)), max(n, f))
+        win = (vx + (ndc[0] + 1) * vw / 2, vy + (ndc[1] + 1) * vh / 2, zw, float(clip[3]))
         tcs = tuple(tuple(float(v) for v in self.legacy.stacks[2][u][-1] @ np.asarray(self.legacy.current_texcoords[u]))
                     for u in range(8))
         color, secondary = self.legacy.current_color, self.legacy.current_secondary_color

@@ -327,3 +327,34 @@ def test_teximage_colours_take_the_pixel_transfer_scale_and_bias():
     ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 1, E.GL_RGBA, E.GL_FLOAT, texels)
     assert np.allclose(_tex_image(ctx, 0, E.GL_RGBA, E.GL_FLOAT), texels)
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+def test_depth_clamp_keeps_a_raster_position_past_the_far_plane_with_its_depth_clamped():
+    """GL 4.6 compatibility section 14.9 with ARB_depth_clamp: with DEPTH_CLAMP the near
+    and far planes do not clip the raster position; its window z is clamped to the depth
+    range. x and y still clip. Without it the position is invalid."""
+    ctx = context()
+    ctx.glMatrixMode(E.GL_PROJECTION)
+    ctx.glOrtho(0, N, 0, N, -1, 1)                 # eye z -2 -> ndc z 2: past the far plane
+    valid = lambda: ctx.glGetBooleanv(E.GL_CURRENT_RASTER_POSITION_VALID)[0]
+    ctx.glRasterPos3f(4, 5, -2)
+    assert not valid()
+    ctx.glEnable(E.GL_DEPTH_CLAMP)
+    ctx.glRasterPos3f(4, 5, -2)
+    assert valid()
+    assert np.allclose(ctx.glGetFloatv(E.GL_CURRENT_RASTER_POSITION), [4, 5, 1, 1])
+    ctx.glDepthRange(0.2, 0.6)
+    ctx.glRasterPos3f(4, 5, 3)                     # before the near plane: the range's near end
+    assert np.allclose(ctx.glGetFloatv(E.GL_CURRENT_RASTER_POSITION), [4, 5, 0.2, 1])
+    ctx.glRasterPos3f(4, 5, 0)                     # inside: as without the clamp, 0.2 + 0.5 * 0.4
+    assert np.allclose(ctx.glGetFloatv(E.GL_CURRENT_RASTER_POSITION), [4, 5, 0.4, 1])
+    ctx.glRasterPos3f(-1, 5, -2)                   # x still clips
+    assert not valid()
+    # a rectangle drawn there: depth 1 passes LEQUAL against the cleared 1
+    ctx.glDepthRange(0, 1)
+    ctx.glEnable(E.GL_DEPTH_TEST)
+    ctx.glDepthFunc(E.GL_LEQUAL)
+    ctx.glRasterPos3f(4, 5, -2)
+    ctx.glDrawPixels(2, 2, E.GL_RGBA, E.GL_UNSIGNED_BYTE, np.full((2, 2, 4), 255, np.uint8))
+    assert (ctx.read_pixels()[5:7, 4:6] == 255).all() and (ctx.read_pixels()[5:7, 6] == [0, 0, 0, 255]).all()
+    assert ctx.glGetError() == E.GL_NO_ERROR
