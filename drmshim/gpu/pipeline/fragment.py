@@ -850,8 +850,10 @@ class _PassContext:
             f_local = _iota(len(idx))
             f = idx
             if st.quads:    # quads, the pick and the records in one C pass (pipeline/native.py)
+                # (early tests, no special registers: only what that path reads below)
                 fused = quads_single_sample(frags.x, frags.y, frags.tri, f, self.frame.W, self.frame.H,
-                                            self.record_of, self.origin, centres=st.uses_iter)
+                                            self.record_of, self.origin, centres=st.uses_iter,
+                                            minimal=direct and st.uses_iter and not st.specials)
             if fused is None:
                 s = np.zeros(len(idx), np.int32)
                 x, y, tri = self._pick(frags.x, f), self._pick(frags.y, f), self._pick(frags.tri, f)
@@ -869,7 +871,7 @@ class _PassContext:
             x, y, tri, s, f, helper, lane_of, rec, clamped, centres = fused
         elif st.quads:
             x, y, tri, s, f, helper, lane_of = _quads(x, y, tri, s, f, S, self.frame.W, self.frame.H)
-        n = len(x)
+        n = len(tri)
         if fused is not None:
             pass                                        # (the records came with the quads)
         elif helper is None:        # = rec_f[f], into this thread's lane scratch (dead after the call)

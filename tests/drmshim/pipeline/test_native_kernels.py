@@ -34,6 +34,21 @@ def _same_arrays(got, want):
         np.testing.assert_array_equal(g, w_)
 
 
+#: the arrays the minimal form (``quad_lanes``) makes: TRI, helper, clamped, pos
+MINIMAL = (2, 5, 8, 9)
+
+
+def _same_minimal(got, want):
+    """The minimal form's four arrays equal the full form's (from numpy), the others None."""
+    assert len(got) == len(want)
+    for k, (g, w_) in enumerate(zip(got, want)):
+        if k in MINIMAL:
+            assert g.dtype == w_.dtype
+            np.testing.assert_array_equal(g, w_)
+        else:
+            assert g is None
+
+
 @pytest.mark.parametrize("W, H, origin, region_h", [(97, 61, (0, 0), 61), (128, 96, (0, 32), 32)])
 @pytest.mark.parametrize("order", ["raster", "shuffled"])
 def test_quads_single_sample_equal_numpy(monkeypatch, W, H, origin, region_h, order):
@@ -58,6 +73,11 @@ def test_quads_single_sample_equal_numpy(monkeypatch, W, H, origin, region_h, or
     assert native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin)[9] is None   # not asked
     assert got[5].any() and not got[5].all()          # some helper lanes, some real
     assert (got[7] == -1).any()                         # some lanes outside the region
+    want = _numpy(fx, fy, ftri, f, W, H, record_of, origin)
+    _same_minimal(native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin, centres=True, minimal=True),
+                  want)
+    # without centres the minimal form is not taken: the full arrays
+    _same_arrays(native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin, minimal=True)[:9], want[:9])
 
 
 @pytest.mark.parametrize("tile", [2, 16])
@@ -83,8 +103,29 @@ def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile):
     f = np.concatenate([f, rng.choice(f, 200)])        # repeats, out of order
     got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, (0, 0), centres=True)
     assert got is not None
-    _same_arrays(got, _numpy(fx, fy, ftri, f, W, H, record_of, (0, 0)))
+    want = _numpy(fx, fy, ftri, f, W, H, record_of, (0, 0))
+    _same_arrays(got, want)
     assert got[5].any() and not got[5].all()
+    _same_minimal(native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, (0, 0), centres=True, minimal=True),
+                  want)
+
+
+def test_minimal_quads_of_far_pixels_take_the_full_form(monkeypatch):
+    """Pixels 2^22 or more from 0 (where a helper lane's base pixel could not be read
+    back exactly from a centre) make the minimal form give the full arrays, still equal
+    to numpy's, including lanes outside the region."""
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    far = 1 << 22
+    fx = np.array([far + 1, far + 2, far + 5, far + 6, far + 6], np.int32)     # (one quad row: keys close)
+    fy = np.array([2, 3, 3, 2, 3], np.int32)
+    ftri = np.zeros(5, np.int32)
+    f = np.arange(5, dtype=np.int64)
+    W, H = far + 8, 8
+    for origin in ((0, 0), (far, 0)):       # every lane outside the region, or inside
+        record_of = np.arange(64, dtype=np.int64).reshape(8, 8)
+        got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin, centres=True, minimal=True)
+        assert got is not None and got[0] is not None          # the full form
+        _same_arrays(got, _numpy(fx, fy, ftri, f, W, H, record_of, origin))
 
 
 def test_quads_kernel_declines_sparse_keys(monkeypatch):
