@@ -239,6 +239,25 @@ NATIVE_MAX_BATCH_LANES = 1 << 18
 NATIVE_REGISTER_BUDGET_B = 12 << 20
 
 
+#: An automatic run's last batch of fewer than 1/TAIL_FOLD of the batch size joins the
+#: batch before it: each batch pays a fixed cost in Python (its state, the native
+#: code's arguments, a texture sample's plan), about 0.5 ms for glbench tex's fragment
+#: program, whose 263,168 lanes at 512 x 512 (the quads of two triangles) had made
+#: batches of 262,144 and 1,024 lanes.
+TAIL_FOLD = 8
+
+
+def batch_bounds(lanes: int, size: int, fold: bool) -> list[tuple[int, int]]:
+    """(first lane, lanes) of each batch of a run: ``size`` lanes each, the last the
+    rest; with ``fold`` a rest under ``size // TAIL_FOLD`` lanes joins the batch before
+    it (which keeps its start, so its alignment)."""
+    bounds = [(lane0, min(size, lanes - lane0)) for lane0 in range(0, lanes, size)]
+    if fold and len(bounds) > 1 and bounds[-1][1] < size // TAIL_FOLD:
+        (lane0, n), (_, rest) = bounds[-2], bounds.pop()
+        bounds[-1] = (lane0, n + rest)
+    return bounds
+
+
 def auto_batch_lanes(n_regs32: int, all_native: bool = False) -> int:
     """Lanes per batch for a program with ``n_regs32`` 32-bit registers. Every
     instruction pays a fixed Python cost per batch, so big batches win for programs
@@ -373,11 +392,12 @@ class ShaderCore:
         if ctx.keep_registers:
             ctx.registers = np.zeros((n_regs32, ctx.lanes), np.uint32)
         size = self._batch_size(ctx, n_regs32, native is not None and native.plan.step_count == 0)
-        storage = _register_file(max(n_regs32, 1), min(size, ctx.lanes))
-        consts = _thread_consts() if min(size, ctx.lanes) <= SHARED_CONST_LANES else {}
+        bounds = batch_bounds(ctx.lanes, size, self.batch_lanes is None)
+        widest = max((n for _, n in bounds), default=0)
+        storage = _register_file(max(n_regs32, 1), widest)
+        consts = _thread_consts() if widest <= SHARED_CONST_LANES else {}
         with np.errstate(all="ignore"):
-            for lane0 in range(0, ctx.lanes, size):
-                n = min(size, ctx.lanes - lane0)
+            for lane0, n in bounds:
                 b = Batch(self, ctx, lane0, n, n_regs32, storage, consts, prog.zero_rows)
                 for k, (v, per_lane) in preload.items():
                     if per_lane:

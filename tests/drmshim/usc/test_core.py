@@ -95,6 +95,46 @@ def test_results_do_not_depend_on_batch_size(batch):
     assert np.array_equal(ctx.registers[2], np.where(lane < 37, lane * lane, 0))
 
 
+def test_a_small_last_batch_joins_the_one_before_it(monkeypatch):
+    """Automatic batches: a rest under 1/TAIL_FOLD of the batch size runs with the batch
+    before it (one batch's fixed cost less), a bigger rest is a batch of its own; sizes
+    a caller asks for are kept. Results do not depend on it."""
+    from drmshim.gpu.usc import core
+    size = 262144
+    assert core.batch_bounds(size + 1024, size, True) == [(0, size + 1024)]
+    assert core.batch_bounds(size + 1024, size, False) == [(0, size), (size, 1024)]
+    big = size // core.TAIL_FOLD
+    assert core.batch_bounds(2 * size + big, size, True) == [(0, size), (size, size), (2 * size, big)]
+    assert core.batch_bounds(2 * size + big - 4, size, True) == [(0, size), (size, 2 * size + big - 4 - size)]
+    assert core.batch_bounds(100, size, True) == [(0, 100)]
+    assert core.batch_bounds(0, size, True) == []
+    prog = """
+        get_sr r1, lane_id
+        mov_imm r3, 65600
+        mov_imm r0l, 0
+        if_icmp.ult r1, r3, 1
+          imul r2, r1, r1
+        pop_exec 1
+    """
+    auto = core.auto_batch_lanes(4)
+    lanes = auto + 64
+    seen = []
+    real = core.Batch
+
+    class Counted(real):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            seen.append(self.n)
+    with monkeypatch.context() as m:
+        m.setattr(core, "Batch", Counted)
+        got = run(prog, lanes=lanes, batch_lanes=None, debug=False)
+    assert seen == [lanes]
+    want = run(prog, lanes=lanes, batch_lanes=auto, debug=False)
+    lane = np.arange(lanes, dtype=np.uint64)
+    np.testing.assert_array_equal(got.registers[2], np.where(lane < 65600, lane * lane, 0).astype(np.uint32))
+    np.testing.assert_array_equal(got.registers, want.registers)
+
+
 def test_registers_start_at_zero_even_when_partly_written():
     ctx = run("""
         mov_imm r5l, 7          ; only the low half: r5h must read 0
