@@ -89,6 +89,7 @@ from .fragment import (Background, broadcast_record, centre_runs, draw_state, ov
                        uniform_cover, uniform_record)
 from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
 from .fragment import _analysis as program_analysis, _writes_whole_record as writes_whole_record
+from . import repeat
 from .pbe import fill_possible, store_render_target
 from .ppp import GROUP_LANES, DrawGeometry, draw_cf_bindings, group_key, process_draws
 from .scratch import run_program
@@ -183,17 +184,62 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     if not cmd.vdm_ctrl_stream_base:
         tvb.passes = [Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))]
         return tvb
-    tvb.core = executor.core(command)
     tvb.depth_format = zls_depth_format(cmd)[1]
-    tvb.pending = walk_draws(command.memory, cmd.vdm_ctrl_stream_base)[::-1]     # next draw last
-    next_segment(executor, command, tvb)
+    # what the half depends on besides the bytes it reads (repeat.py)
+    key = (cmd.vdm_ctrl_stream_base, W, H, S, T, sysmem, hsr, executor.tvb_entries, cmd.sampler_heap,
+           tvb.depth_format)
+    memory = command.memory
+    known = repeat.recall(memory, key)
+    if known is not None:
+        return _again(executor, command, tvb, known)
+    recorder = repeat.Recorder(memory) if repeat.COMMANDS else None
+    faults = len(command.faults), len(getattr(memory, "faults", ()))
+    tvb.core = core = executor.core(command)
+    if recorder is not None:
+        command.memory = core.mem = recorder        # the units and the shader core read through it
+    try:
+        tvb.pending = walk_draws(command.memory, cmd.vdm_ctrl_stream_base)[::-1]     # next draw last
+        if recorder is not None and (len(tvb.pending) > repeat.DRAWS or not recorder.ok):
+            command.memory = core.mem = memory       # (not remembered: no recording)
+            recorder = None
+        amounts = next_segment(executor, command, tvb)
+    finally:
+        command.memory = core.mem = memory
+    if recorder is not None and recorder.ok and tvb.final and isinstance(amounts, dict) \
+            and faults == (len(command.faults), len(getattr(memory, "faults", ()))):
+        repeat.remember(key, memory, recorder, _kept(tvb, fb, amounts))
     return tvb
 
 
-def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
+def _kept(tvb: TiledVertexBuffer, fb, amounts: dict) -> tuple:
+    """What a later command with the same vertex inputs takes again (``_again``): the
+    TVB's rows, planes and passes, made read-only, the feedback and the counters."""
+    arrays = [tvb.row_draw, tvb.planes] + [a for p in tvb.passes for a in (p.rows, p.tiles)]
+    if tvb.setup is not None:
+        arrays += [a for a in vars(tvb.setup).values() if isinstance(a, np.ndarray)]
+    for a in arrays:
+        a.flags.writeable = False
+    return (tuple(tvb.draws), tvb.setup, tvb.row_draw, tvb.planes, tuple(tvb.passes),
+            (fb.tvb_usage_B, fb.tvb_overflows, fb.partial_renders), amounts)
+
+
+def _again(executor, command, tvb: TiledVertexBuffer, known: tuple) -> TiledVertexBuffer:
+    """``tvb`` as the remembered half left its own (``_kept``), for ``command``."""
+    draws, tvb.setup, tvb.row_draw, tvb.planes, passes, feedback, amounts = known
+    tvb.draws = list(draws)
+    tvb.passes = [Pass(p.rows, p.tiles, p.entries) for p in passes]
+    tvb.core = executor.core(command)
+    fb = command.feedback
+    fb.tvb_usage_B, fb.tvb_overflows, fb.partial_renders = feedback
+    command.counters.add(**amounts)
+    return tvb
+
+
+def next_segment(executor, command, tvb: TiledVertexBuffer) -> dict:
     """Vertex-shade and set up the pending draws, in order, until the rows kept
     exceed VERTEX_KEPT_B bytes (at least one draw) or none is left; bin the rows
-    into ``tvb.passes``, replacing the previous segment's rows and draws."""
+    into ``tvb.passes``, replacing the previous segment's rows and draws. Returns
+    the counters it added."""
     cmd, memory, core = command.cmd, command.memory, tvb.core
     W, H = tvb.width_px, tvb.height_px
     vertices = primitives = kept_B = 0
@@ -271,7 +317,9 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> None:
     # every pass but the command's last ends in a partial render
     fb.tvb_overflows += len(tvb.passes) - (1 if tvb.final else 0)
     fb.partial_renders = fb.tvb_overflows
-    command.counters.add(vertices=vertices, primitives=primitives)
+    amounts = dict(vertices=vertices, primitives=primitives)
+    command.counters.add(**amounts)
+    return amounts
 
 
 def _may_join(d: Draw, first: Draw) -> bool:

@@ -138,8 +138,13 @@ def _indices(memory, draw: Draw) -> tuple[np.ndarray, np.ndarray | None]:
 
 def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatch:
     """Run the vertex shader over the distinct vertices of every instance."""
-    ids, restart = _indices(memory, draw)
-    nu, per_instance, uniq = _lanes_of(ids, restart, draw.record.indexed)
+    small = _small(draw)
+    if small is not None:
+        ids, nu, per_instance, uniq, block = small
+    else:
+        ids, restart = _indices(memory, draw)
+        nu, per_instance, uniq = _lanes_of(ids, restart, draw.record.indexed)
+        block = None
     ni = max(draw.instances, 0)
     lanes = nu * ni
     pipe: ShaderPipeline = read_pipeline(memory, draw.vertex_pipeline, "VDM", sampler_heap_va)
@@ -148,7 +153,7 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
         return VertexBatch(np.zeros((n_out, 0), np.uint32), np.zeros(0, np.int64), 0)
     if ni == 1:
         vertex_id = uniq.astype(np.uint32)
-        instance_id = np.full(nu, draw.first_instance, np.int64).astype(np.uint32)
+        instance_id = np.full(nu, np.uint32(draw.first_instance & 0xFFFFFFFF), np.uint32)
     else:
         vertex_id = np.tile(uniq, ni).astype(np.uint32)
         instance_id = np.repeat(np.arange(draw.first_instance, draw.first_instance + ni,
@@ -157,16 +162,63 @@ def shade_vertices(core, memory, draw: Draw, sampler_heap_va: int) -> VertexBatc
         lanes=lanes, n_varyings=n_out, specials={"vertex_id": vertex_id, "instance_id": instance_id},
         preload={1: np.uint32(draw.base_instance),
                  2: np.uint32(np.int64(draw.base_vertex if draw.record.indexed else 0) & 0xFFFFFFFF)},
-        **pipe.context_fields())
+        **_fragment_outputs(lanes), **pipe.context_fields())
     run_program(core, pipe, ctx)
     # the stream of lanes: instance i uses lanes i*nu + inverse, instances split by restarts
-    block = np.concatenate([per_instance, [-1]])
+    if block is None:
+        block = np.concatenate([per_instance, [-1]])
     if ni == 1:
         return VertexBatch(ctx.varyings, block, lanes)
     offsets = np.repeat(np.arange(ni, dtype=np.int64) * nu, len(block))
     stream = np.tile(block, ni)
     stream = np.where(stream >= 0, stream + offsets, -1)
     return VertexBatch(ctx.varyings, stream, lanes)
+
+
+#: Draws of at most this many vertices (non-indexed) take their lane arrays from
+#: ``_small`` (read-only, shared: one set per count).
+SMALL_DRAW_VERTICES = 64
+_SMALL: dict = {}
+
+
+def _small(draw: Draw):
+    """(vertex ids, lanes, the lane of each stream entry, vertex ids in lane order,
+    the stream block with its end marker) of a small non-indexed draw, as
+    ``_indices`` and ``_lanes_of`` give them, without building them per draw: the
+    consecutive ids are ``base_vertex`` plus the shared ``arange``. None otherwise."""
+    n = draw.count
+    if draw.record.indexed or not 0 < n <= SMALL_DRAW_VERTICES:
+        return None
+    known = _SMALL.get(n)
+    if known is None:
+        lanes = np.arange(n, dtype=np.int64)
+        block = np.append(lanes, -1)
+        lanes.flags.writeable = block.flags.writeable = False
+        known = _SMALL[n] = (lanes, block)
+    lanes, block = known
+    ids = lanes + draw.base_vertex if draw.base_vertex else lanes
+    return ids, n, lanes, ids, block
+
+
+#: Read-only fragment outputs (depth, stencil, sample mask, discard) a vertex run
+#: never writes, by lane count (``ExecContext.allocate_outputs`` keeps read-only
+#: arrays a program without those instructions leaves alone).
+_OUTPUTS: dict = {}
+
+
+def _fragment_outputs(lanes: int) -> dict:
+    if lanes > SMALL_DRAW_VERTICES:
+        return {}
+    known = _OUTPUTS.get(lanes)
+    if known is None:
+        known = _OUTPUTS[lanes] = {}
+        for name, value, dtype in (("depth", 0, np.float32), ("stencil", 0, np.uint8), ("depth_written", False, bool),
+                                   ("stencil_written", False, bool), ("sample_mask", 0xFFFF, np.uint16),
+                                   ("discarded", False, bool)):
+            a = np.full(lanes, value, dtype)
+            a.flags.writeable = False
+            known[name] = a
+    return known
 
 
 def _lanes_of(ids: np.ndarray, restart: np.ndarray | None, indexed: bool):

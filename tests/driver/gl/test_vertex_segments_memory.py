@@ -19,6 +19,7 @@ import numpy as np
 
 import driver
 import drmshim.gpu.pipeline.render as render
+import drmshim.gpu.pipeline.repeat as repeat
 from driver.gl import enums as E
 from driver.gl.draws import MAX_DRAW_PIECE
 from tests.driver.gl.helpers import expect
@@ -32,6 +33,7 @@ TRIANGLES = PIECES * (MAX_DRAW_PIECE // 3)       # small triangles over a 64 x 6
 def _draw_large(monkeypatch, kept_B: int):
     """(image, Python-heap peak in bytes, rows kept per segment) of one large draw."""
     monkeypatch.setattr(render, "VERTEX_KEPT_B", kept_B)
+    monkeypatch.setattr(repeat, "COMMANDS", 0)          # every command's vertex half runs (counted)
     kept_rows = []
     original = render.next_segment
 
@@ -120,6 +122,7 @@ def _draw_instanced(monkeypatch, part_lanes: int, kept_B: int):
     placed and coloured by gl_InstanceID, each fragment by gl_PrimitiveID."""
     monkeypatch.setattr(render, "VERTEX_PART_LANES", part_lanes)
     monkeypatch.setattr(render, "VERTEX_KEPT_B", kept_B)
+    monkeypatch.setattr(repeat, "COMMANDS", 0)          # every command's vertex half runs (counted)
     parts = []
     original = render.shade_vertices
 

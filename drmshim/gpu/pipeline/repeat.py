@@ -1,0 +1,200 @@
+"""The vertex half of a command that repeats a recent one's, taken again.
+
+Sole responsibility: remember what a render command's vertex half read and made,
+and give the same result to a later command whose vertex half would read the
+same bytes. A frame drawn again (glbench, a full-screen quad each frame) walks
+the same VDM stream, PPP state, vertex program, uniforms and vertex data; its
+vertex half is a pure function of those bytes and of a few command fields, so
+the TVB (setup rows, planes, passes) comes out the same.
+
+Recording: the vertex half runs with the command's memory seen through a
+:class:`Recorder`, which keeps every byte range the half read (``read``, a
+``window`` asked for reading, the span of a ``gather``). A half that writes
+memory (statistics counters, a vertex program storing), takes a fault, asks the
+memory for anything else, or reads more than ``MAX_BYTES`` / ``MAX_SPANS`` is not
+remembered; a command of more than ``DRAWS`` draws is not recorded at all.
+Taking again: every remembered range is compared with the memory
+now, byte for byte, through the memory's window (which never faults: a range
+that is no longer readable is a miss). Nothing is trusted that is not compared.
+The result's arrays are read-only (the fragment half only reads them); the
+command's feedback and counters get what the recorded half gave them.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+__all__ = ["Recorder", "recall", "remember", "COMMANDS", "DRAWS", "MAX_BYTES", "MAX_SPANS"]
+
+#: How many recorded vertex halves are kept (0: none is remembered).
+COMMANDS = 8
+#: The most bytes and ranges a remembered vertex half may have read (a bigger one
+#: costs more to compare than small draws cost to run).
+MAX_BYTES = 256 << 10
+MAX_SPANS = 256
+#: Commands of more draws are not recorded (a frame drawn again has a few; piglit's
+#: thousands of tiny draws differ command to command).
+DRAWS = 16
+
+_LOCK = threading.Lock()
+_KEPT: dict = {}        # key -> (spans, result)
+
+
+class Recorder:
+    """A GPUMemory that passes every call to ``inner`` and keeps the byte ranges
+    read, while ``ok`` (a write, a fault, another attribute, too much to keep:
+    ``ok`` turns False and the recording stops)."""
+
+    __slots__ = ("inner", "spans", "nbytes", "ok")
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.spans: list = []
+        self.nbytes = 0
+        self.ok = True
+
+    def _keep(self, va: int, raw: bytes) -> None:
+        self.nbytes += len(raw)
+        if self.nbytes > MAX_BYTES or len(self.spans) >= MAX_SPANS:
+            self.ok = False
+            self.spans = []
+            return
+        self.spans.append((va, raw))
+
+    def read(self, va: int, nbytes: int, unit: str) -> np.ndarray:
+        data = self.inner.read(va, nbytes, unit)
+        if self.ok:
+            self._keep(int(va), data.tobytes())
+        return data
+
+    def window(self, va: int, nbytes: int, is_read: bool):
+        inner = getattr(self.inner, "window", None)
+        seen = inner(va, nbytes, is_read) if inner is not None else None
+        if not is_read:
+            self.ok = False
+        elif self.ok and seen is not None:
+            self._keep(int(va), seen.tobytes())
+        return seen
+
+    def gather(self, vas, dtype, unit: str) -> np.ndarray:
+        values = self.inner.gather(vas, dtype, unit)
+        if self.ok:
+            flat = np.asarray(vas, np.uint64).reshape(-1)
+            if flat.size:
+                lo, hi = int(flat.min()), int(flat.max()) + np.dtype(dtype).itemsize
+                window = getattr(self.inner, "window", None)
+                seen = window(lo, hi - lo, True) if window is not None and hi - lo <= MAX_BYTES else None
+                if seen is None:
+                    self.ok = False
+                else:
+                    self._keep(lo, seen.tobytes())
+        return values
+
+    def write(self, va: int, data, unit: str) -> None:
+        self.ok = False
+        self.inner.write(va, data, unit)
+
+    def scatter(self, vas, values, unit: str) -> None:
+        self.ok = False
+        self.inner.scatter(vas, values, unit)
+
+    @property
+    def faults(self):
+        return self.inner.faults
+
+    @property
+    def soft_faults(self):
+        return self.inner.soft_faults
+
+    def __getattr__(self, name):
+        # something the recording does not understand: the half is not remembered
+        self.ok = False
+        return getattr(self.inner, name)
+
+    def kept_spans(self) -> tuple | None:
+        """The ranges read in address order, without those inside the one before
+        (whose bytes they must repeat: else None, the memory changed under the
+        half)."""
+        spans = sorted(set(self.spans), key=lambda s: (s[0], -len(s[1])))
+        out = []
+        for va, raw in spans:
+            if out:
+                va0, raw0 = out[-1]
+                if va + len(raw) <= va0 + len(raw0):
+                    if raw0[va - va0:va - va0 + len(raw)] != raw:
+                        return None
+                    continue
+            out.append((va, raw))
+        return tuple(out)
+
+
+def _same(memory, spans) -> bool:
+    window = getattr(memory, "window", None)
+    if window is None:
+        return False
+    for va, raw in spans:
+        seen = window(va, len(raw), True)
+        if seen is None or seen.tobytes() != raw:
+            return False
+    return True
+
+
+def recall(memory, key):
+    """The result remembered under ``key`` when every range it read holds the same
+    bytes in ``memory`` now, else None."""
+    if not COMMANDS:
+        return None
+    hit = _KEPT.get(key)
+    if hit is None or not _same(memory, hit[0]):
+        return None
+    return hit[1]
+
+
+#: Ranges read at most this many bytes apart are compared as one (fewer looks at
+#: the memory; the bytes between them are compared too, so a change there is a miss).
+MERGE_GAP_B = 256
+
+
+def _merged(memory, spans: tuple) -> tuple:
+    """``spans`` with neighbours less than MERGE_GAP_B apart joined, where the
+    memory gives the joined range whole (its bytes now: nothing was written)."""
+    window = getattr(memory, "window", None)
+    if window is None:
+        return spans
+    out = []
+    for va, raw in spans:
+        if out:
+            va0, raw0 = out[-1]
+            end = max(va0 + len(raw0), va + len(raw))
+            if va - (va0 + len(raw0)) < MERGE_GAP_B:
+                seen = window(va0, end - va0, True)
+                if seen is not None:
+                    joined = seen.tobytes()
+                    if joined[:len(raw0)] == raw0 and joined[va - va0:va - va0 + len(raw)] == raw:
+                        out[-1] = (va0, joined)
+                        continue
+        out.append((va, raw))
+    return tuple(out)
+
+
+def remember(key, memory, recorder: Recorder, result) -> None:
+    """Keep ``result`` under ``key`` with the ranges ``recorder`` saw read (of
+    ``memory``, the recorder's inner memory)."""
+    if not COMMANDS or not recorder.ok:
+        return
+    spans = recorder.kept_spans()
+    if spans is None:
+        return
+    spans = _merged(memory, spans)
+    with _LOCK:
+        if key not in _KEPT and len(_KEPT) >= COMMANDS:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[key] = (spans, result)
+
+
+def forget() -> None:
+    """Drop every remembered half (tests)."""
+    with _LOCK:
+        _KEPT.clear()
