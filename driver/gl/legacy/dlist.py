@@ -64,10 +64,16 @@ _EXECUTED_PREFIXES = ("glGet", "glIs", "glGen", "glDelete", "glCreate", "glMap",
                       "glDebug", "glObjectLabel", "glPushDebugGroup", "glPopDebugGroup")
 
 
-# ARB_draw_instanced / EXT_draw_instanced, "Additions to Chapter 5", and ARB_compute_shader's
-# DispatchComputeIndirect (GL 4.6 compatibility section D.1): these are INVALID_OPERATION
-# while a list is being compiled (and are neither compiled nor executed), as in Mesa
-_REFUSED_IN_LISTS = {"glDrawArraysInstanced", "glDrawElementsInstanced", "glDispatchComputeIndirect"}
+# ARB_draw_instanced / EXT_draw_instanced, "Additions to Chapter 5" (and the instanced draws
+# of ARB_draw_elements_base_vertex and ARB_base_instance), ARB_draw_indirect's and
+# ARB_multi_draw_indirect's draws and ARB_compute_shader's DispatchComputeIndirect (GL 4.6
+# compatibility section D.1): these are INVALID_OPERATION while a list is being compiled (and
+# are neither compiled nor executed), as in Mesa
+_REFUSED_IN_LISTS = {"glDrawArraysInstanced", "glDrawElementsInstanced", "glDrawElementsInstancedBaseVertex",
+                     "glDrawArraysInstancedBaseInstance", "glDrawElementsInstancedBaseInstance",
+                     "glDrawElementsInstancedBaseVertexBaseInstance", "glDrawArraysIndirect",
+                     "glDrawElementsIndirect", "glMultiDrawArraysIndirect", "glMultiDrawElementsIndirect",
+                     "glDispatchComputeIndirect"}
 
 
 def _core_name(name: str) -> str:

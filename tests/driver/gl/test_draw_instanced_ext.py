@@ -108,6 +108,21 @@ def test_refused_while_a_display_list_is_compiled():
         assert c.glGetError() == E.GL_INVALID_OPERATION
         c.glDrawArraysInstanced(E.GL_TRIANGLE_FAN, 0, 4, 2)
         assert c.glGetError() == E.GL_INVALID_OPERATION
+        # the instanced draws of ARB_draw_elements_base_vertex and ARB_base_instance and the
+        # indirect draws alike (Mesa's display lists refuse them too)
+        c.glDrawElementsInstancedBaseVertex(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_INT, 0, 2, 0)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
+        c.glDrawArraysInstancedBaseInstance(E.GL_TRIANGLE_FAN, 0, 4, 2, 0)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
+        c.glDrawElementsInstancedBaseVertexBaseInstance(E.GL_TRIANGLES, 6, E.GL_UNSIGNED_INT, 0, 2, 0, 0)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
+        c.glBindBuffer(E.GL_DRAW_INDIRECT_BUFFER, c.glGenBuffers(1)[0])
+        c.glBufferData(E.GL_DRAW_INDIRECT_BUFFER, 20, np.array([4, 2, 0, 0, 0], np.uint32).tobytes(),
+                       E.GL_STATIC_DRAW)
+        c.glDrawArraysIndirect(E.GL_TRIANGLE_FAN, 0)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
+        c.glMultiDrawArraysIndirect(E.GL_TRIANGLE_FAN, 0, 1, 0)
+        assert c.glGetError() == E.GL_INVALID_OPERATION
         c.glEndList()
         assert red(c).sum() == 0                  # nothing drawn, not even in COMPILE_AND_EXECUTE
         c.glCallList(lst)                         # and nothing compiled
