@@ -53,21 +53,22 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     x_el, y_el, w_el, h_el = _region_el(lay, level, x, y, w, h)
     if not 0 <= layer < lay.depth_px:
         raise ValueError(f"layer {layer} out of range (the image has {lay.depth_px} layers)")
+    block_B = lay.blocksize_B
+    shape = (h_el, w_el, block_B)
     src = _as_bytes(src_bytes)
-    if out is not None:
-        out = _as_out(out, (h_el, w_el, lay.blocksize_B))
     if level < lay.compressed_levels:
         value = solid_value(lay, src, level, layer) if solid is _LOOK else solid
         if value is not None:       # fast-cleared: every pixel reads as one value, a fill
-            if out is None:
-                out = np.empty((h_el, w_el, lay.blocksize_B), np.uint8)
-            word = _WORDS.get(lay.blocksize_B)
+            flat = np.empty(h_el * w_el * block_B, np.uint8) if out is None else _as_out(out, shape, flat=True)
+            word = _WORDS.get(block_B)
             if word is not None:
-                out.reshape(-1).view(word).fill(value.view(word)[0])
+                flat.view(word).fill(value.view(word)[0])
             else:
-                out[...] = value
-            return out
-    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), lay.blocksize_B, out, native)
+                flat.reshape(shape)[...] = value
+            return flat.reshape(shape)
+    if out is not None:
+        out = _as_out(out, shape)
+    out = _read(src, _region(lay, level, layer, x_el, y_el, w_el, h_el), block_B, out, native)
     if level < lay.compressed_levels:
         # Solid subtiles read as their value, whatever the body holds under them
         # (a level without any costs one look at its metadata).
@@ -75,17 +76,19 @@ def detile(lay: Layout, src_bytes, level: int, layer: int, x: int, y: int, w: in
     return out
 
 
-def _as_out(out, shape: tuple[int, int, int]) -> np.ndarray:
+def _as_out(out, shape: tuple[int, int, int], flat: bool = False) -> np.ndarray:
     """``out`` (an array or writable buffer of exactly the region's bytes, C-ordered)
-    as uint8 of ``shape``, sharing its memory."""
+    as uint8 of ``shape`` (``flat``: one dimension), sharing its memory."""
     arr = np.frombuffer(out, np.uint8) if not isinstance(out, np.ndarray) else out
-    if not arr.flags.c_contiguous or not arr.flags.writeable:
+    flags = arr.flags
+    if not flags.c_contiguous or not flags.writeable:
         raise ValueError("the destination must be a writable, C-contiguous array")
-    arr = arr.reshape(-1).view(np.uint8)
+    if arr.ndim != 1 or arr.dtype != np.uint8:
+        arr = arr.reshape(-1).view(np.uint8)
     if arr.size != shape[0] * shape[1] * shape[2]:
         raise ValueError(f"the destination holds {arr.size} B, the region is "
                          f"{shape[0]}x{shape[1]} elements of {shape[2]} B")
-    return arr.reshape(shape)
+    return arr if flat else arr.reshape(shape)
 
 
 def tile(lay: Layout, dst_bytes, src_linear, level: int, layer: int, x: int, y: int, w: int, h: int,

@@ -33,13 +33,17 @@ from .packed import packed
 from .pool import Pool
 from .tilebuffer import TileLayout, clear_program, load_program, make_tile_layout, tile_size_px
 
-__all__ = ["Batch", "Submission", "framebuffer_tile_layout", "hold_all"]
+__all__ = ["FEEDBACK_B", "Batch", "Submission", "framebuffer_tile_layout", "hold_all"]
 
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 _retire_lock = threading.Lock()
 
 
 FEEDBACK_B = uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")
+# the words of a RENDER payload each batch writes into the packed fields it shares
+_RENDER_VDM_AT = uapi.ffi.offsetof("struct drm_asahi_cmd_render", "vdm_ctrl_stream_base")
+_RENDER_FEEDBACK_AT = uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback_handle")
+assert uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback_offset") == _RENDER_FEEDBACK_AT + 8
 STATUS_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_STATUS_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_STATUS_")}
 UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_UNIT_")}
 
@@ -247,24 +251,33 @@ class Batch:
                                              last_level=s.level, first_layer=s.first_layer)
 
     def render_fields(self) -> dict:
-        """The RENDER command's fields. Those of a batch with the inputs of an earlier
-        one (framebuffer, its memory, clears, loads and stores) are that batch's, kept
-        in the context's ``ConstPool`` with the blobs they name."""
+        """The RENDER command's fields (but the feedback). Those of a batch with the
+        inputs of an earlier one (framebuffer, its memory, clears, loads and stores)
+        are that batch's, kept in the context's ``ConstPool`` with the blobs they name."""
+        fields = dict(self._render_memo()[0])
+        if self.vdm:
+            fields["vdm_ctrl_stream_base"] = self._vdm_stream()
+        return fields
+
+    def _render_memo(self) -> tuple[dict, bytes]:
+        """(fields, their packed RENDER payload with no VDM stream and no feedback):
+        remembered by the inputs (``_fields_key``) unless the batch is a blit."""
         if self.blit is not None:
             fields = self._render_fields(self)
-        else:
-            consts = self.ctx.consts
-            key = self._fields_key()
-            fields = consts.recall(key, self)
-            if fields is None:
-                generation = consts.generation
-                holder = _Holder(self)
-                fields = self._render_fields(holder)
-                consts.memo(key, fields, holder.bos, generation)
-            fields = dict(fields)
-        if self.vdm:
-            fields["vdm_ctrl_stream_base"] = self.pool.upload(bytes(self.vdm) + packed("VDM_TERMINATE"), 64)
-        return fields
+            return fields, Command.render(fields, NONE, NONE, blit=True).payload
+        consts = self.ctx.consts
+        key = self._fields_key()
+        got = consts.recall(key, self)
+        if got is None:
+            generation = consts.generation
+            holder = _Holder(self)
+            fields = self._render_fields(holder)
+            got = (fields, Command.render(fields, NONE, NONE).payload)
+            consts.memo(key, got, holder.bos, generation)
+        return got
+
+    def _vdm_stream(self) -> int:
+        return self.pool.upload(bytes(self.vdm) + packed("VDM_TERMINATE"), 64)
 
     def _fields_key(self) -> tuple:
         """Everything ``_render_fields`` reads (but the VDM stream and a blit): the
@@ -385,12 +398,12 @@ class Batch:
         consts.memo(key, offset, holder.bos, generation)
         return offset
 
-    def _feedback(self, kind: str) -> dict:
-        """Feedback fields of one command: a zeroed slot in the batch's pool."""
-        bo, off = self.pool.alloc(FEEDBACK_B, 64)
-        bo.map[off:off + FEEDBACK_B] = bytes(FEEDBACK_B)
+    def _feedback_slot(self, kind: str) -> tuple[int, int]:
+        """A zeroed feedback record for one command, from the context's ring (given
+        back when the submission retires): (GEM handle, offset_B)."""
+        bo, off = self.ctx.feedback.take(self)
         self.feedback_slots.append((kind, bo, off))
-        return {"feedback_handle": bo.handle, "feedback_size": FEEDBACK_B, "feedback_offset": off}
+        return bo.handle, off
 
     def commands(self) -> list[Command]:
         cmds = []
@@ -398,20 +411,25 @@ class Batch:
         compute = bool(self.cdm)
         if compute:
             stream = self.pool.upload(bytes(self.cdm) + packed("CDM_TERMINATE"), 64)
+            handle, off = self._feedback_slot("compute")
             cmds.append(Command.compute({"cdm_ctrl_stream_base": stream,
                                          "cdm_ctrl_stream_end": stream + len(self.cdm) + 4,
-                                         **self._feedback("compute")}, 0, 0))
+                                         "feedback_handle": handle, "feedback_size": FEEDBACK_B,
+                                         "feedback_offset": off}, 0, 0))
         if self.fb is not None:
-            atts = []
-            for _, s in self._attachments():
-                atts.append((s.resource.va, s.resource.alloc_B))
+            atts = [(s.resource.va, s.resource.alloc_B) for s in self.fb.cbufs if s is not None]
             if self.fb.zsbuf is not None:
                 atts.append((self.fb.zsbuf.resource.va, self.fb.zsbuf.resource.alloc_B))
             if atts:
                 cmds.append(Command.attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, atts))
-            fields = {**self.render_fields(), **self._feedback("blit" if self.blit is not None else "render")}
-            cmds.append(Command.render(fields, NONE if compute else 0, 1 if compute else NONE,
-                                       blit=self.blit is not None))
+            # the packed fields of an earlier batch with these inputs, and this batch's words
+            payload = bytearray(self._render_memo()[1])
+            if self.vdm:
+                struct.pack_into("<Q", payload, _RENDER_VDM_AT, self._vdm_stream())
+            handle, off = self._feedback_slot("blit" if self.blit is not None else "render")
+            struct.pack_into("<IIQ", payload, _RENDER_FEEDBACK_AT, handle, FEEDBACK_B, off)
+            kind = uapi.DRM_ASAHI_CMD_BLIT if self.blit is not None else uapi.DRM_ASAHI_CMD_RENDER
+            cmds.append(Command(kind, bytes(payload), NONE if compute else 0, 1 if compute else NONE))
         return cmds
 
 

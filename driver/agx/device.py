@@ -230,10 +230,14 @@ class Command:
     cdm_barrier: int = uapi.DRM_ASAHI_BARRIER_NONE
 
     def encode(self) -> bytes:
-        head = ffi.new("struct drm_asahi_cmd_header *", {
-            "cmd_type": self.cmd_type, "size": len(self.payload),
-            "vdm_barrier": self.vdm_barrier, "cdm_barrier": self.cdm_barrier})
-        return bytes(ffi.buffer(head)) + self.payload
+        key = (self.cmd_type, len(self.payload), self.vdm_barrier, self.cdm_barrier)
+        head = _PACKED_HEADERS.get(key)
+        if head is None:
+            head = bytes(ffi.buffer(ffi.new("struct drm_asahi_cmd_header *", {
+                "cmd_type": self.cmd_type, "size": len(self.payload),
+                "vdm_barrier": self.vdm_barrier, "cdm_barrier": self.cdm_barrier})))
+            _remember(_PACKED_HEADERS, key, head)
+        return head + self.payload
 
     @classmethod
     def render(cls, fields: dict, vdm_barrier: int, cdm_barrier: int, blit: bool = False) -> "Command":
@@ -248,12 +252,27 @@ class Command:
         return cls(uapi.DRM_ASAHI_CMD_COMPUTE, payload, vdm_barrier, cdm_barrier)
 
     @classmethod
-    def attachments(cls, cmd_type: int, records: list[tuple[int, int]]) -> "Command":
+    def attachments(cls, cmd_type: int, records) -> "Command":
         """SET_*_ATTACHMENTS: (va, size_B) of the memory the next command renders to."""
-        payload = b"".join(bytes(ffi.buffer(ffi.new("struct drm_asahi_attachment *",
-                                                    {"pointer": va, "size": size})))
-                           for va, size in records)
+        key = (cmd_type, tuple(records))
+        payload = _PACKED_ATTACHMENTS.get(key)
+        if payload is None:
+            payload = b"".join(bytes(ffi.buffer(ffi.new("struct drm_asahi_attachment *",
+                                                        {"pointer": va, "size": size})))
+                               for va, size in records)
+            _remember(_PACKED_ATTACHMENTS, key, payload)
         return cls(cmd_type, payload)
+
+
+# packed command headers and attachment lists by their fields: the same few, submit after submit
+_PACKED_HEADERS: dict = {}
+_PACKED_ATTACHMENTS: dict = {}
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= 256:
+        memo.clear()
+    memo[key] = value
 
 
 class Device:

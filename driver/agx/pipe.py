@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import struct
 import threading
 import warnings
 import weakref
@@ -36,9 +37,9 @@ from driver.gallium import (
 import uapi
 from uapi import packets as P
 
-from .batch import Batch, Submission, framebuffer_tile_layout, hold_all
+from .batch import FEEDBACK_B, Batch, Submission, framebuffer_tile_layout, hold_all
 from .device import Device, release_deferred, release_when_safe
-from .pool import ConstPool
+from .pool import ConstPool, FeedbackSlots
 from .resource import DEPTH_PLANE, AgxResource, layout_format
 from .shader import ShaderCSO
 from .tilebuffer import tile_format
@@ -267,8 +268,10 @@ class AgxContext(PipeContext):
         self._owned_queues = [self.queue_id]
         # the bg/eot/partial-bg programs' words, uniforms and descriptors, uploaded once
         self.consts = ConstPool(self.device, label="context constants")
+        # each command's feedback record, reused once its submission retired
+        self.feedback = FeedbackSlots(self.device, FEEDBACK_B, label="context feedback")
         self._finalizer = weakref.finalize(self, release_when_safe, _destroy_queues, self.device,
-                                           self._owned_queues, self.consts)
+                                           self._owned_queues, self.consts, self.feedback)
         self._finalizer.atexit = False       # the process's end closes every queue anyway
         # a GPU reset of this context's queue (the watchdog stopped its work): sticky;
         # the queue is then replaced (a guilty queue refuses submissions) before the next SUBMIT
@@ -546,41 +549,49 @@ class AgxContext(PipeContext):
             batch.pool.release()
             batch.usc_pool.release()
             return
+        touched = batch.reads | batch.writes if batch.reads else batch.writes
         in_syncs = set()
-        for r in batch.reads | batch.writes:
-            if r.write_sync is not None and not r.write_sync.done:
-                in_syncs.add(r.write_sync)
+        for r in touched:
+            w = r.write_sync
+            if w is not None and not w.done:
+                in_syncs.add(w)
         for r in batch.writes:
-            in_syncs |= {s for s in r.read_syncs if not s.done}
-        in_syncs |= {s for s in self.in_fences if not s.done}
-        self.in_fences = []
+            if r.read_syncs:
+                in_syncs.update(s for s in r.read_syncs if not s.done)
+        if self.in_fences:
+            in_syncs.update(s for s in self.in_fences if not s.done)
+            self.in_fences = []
         temporary = []                                   # implicit sync: other files' writers of shared BOs
-        for r in batch.reads | batch.writes:
-            if r.bo is not None and r.bo.shared:          # (a destroyed staging resource has no BO)
-                from .implicit import foreign_writers
-                for sub in foreign_writers(r.bo):
-                    with sub.hold() as foreign:
-                        if foreign is None:              # retired meanwhile: nothing to wait for
-                            continue
-                        fd = sub.device.syncobj_export(foreign, sync_file=True)
-                    temporary.append(dev.syncobj_import_sync_file(fd))
-                    self.stats["implicit_syncs"] += 1
-                    import uapi
-                    uapi.close(fd)
+        shared = [r for r in touched if r.bo is not None and r.bo.shared]   # (a destroyed staging resource has no BO)
+        for r in shared:
+            from .implicit import foreign_writers
+            for sub in foreign_writers(r.bo):
+                with sub.hold() as foreign:
+                    if foreign is None:              # retired meanwhile: nothing to wait for
+                        continue
+                    fd = sub.device.syncobj_export(foreign, sync_file=True)
+                temporary.append(dev.syncobj_import_sync_file(fd))
+                self.stats["implicit_syncs"] += 1
+                import uapi
+                uapi.close(fd)
         cmds = batch.commands()
         handle = dev.syncobj_take()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
                          batch.feedback_slots, self._retired,
-                         reuse_syncobj=not any(r.bo is not None and r.bo.shared for r in batch.writes))
+                         reuse_syncobj=not any(r in batch.writes for r in shared))
         # Any thread may retire (and destroy the syncobj of) an in-sync at any moment
         # (screen.retire, fence waits of other contexts): hold each until SUBMIT has read it.
-        with contextlib.ExitStack() as held:
-            waits = hold_all(held, in_syncs) + temporary
-            submitted = self._submit_or_reset(cmds, waits, handle)
+        if in_syncs:
+            with contextlib.ExitStack() as held:
+                waits = hold_all(held, in_syncs) + temporary
+                submitted = self._submit_or_reset(cmds, waits, handle)
+        else:
+            submitted = self._submit_or_reset(cmds, temporary, handle)
         for t in temporary:
             dev.syncobj_destroy(t)
         if not submitted:          # lost to a GPU reset: nothing of the batch runs
             dev.syncobj_destroy(handle)
+            self.feedback.give_back([(bo, off) for _, bo, off in batch.feedback_slots])
             for bo in batch.bo_refs.values():
                 bo.release()
             batch.pool.release()
@@ -591,8 +602,10 @@ class AgxContext(PipeContext):
             r.read_syncs = {s for s in r.read_syncs if not s.done} | {sub}
         for r in batch.writes:
             r.write_sync = sub
-            r.read_syncs = set()
-            if r.bo is not None and r.bo.shared:
+            if r.read_syncs:
+                r.read_syncs = set()
+        for r in shared:
+            if r in batch.writes:
                 r.bo.writer = (self.queue_id, handle)     # Mesa's bo->writer for shared BOs
                 r.bo.writer_submission = sub
         self.last_submission = sub
@@ -650,7 +663,9 @@ class AgxContext(PipeContext):
         return self.reset
 
     def _retired(self, sub: Submission) -> None:
-        """A submission completed: count partial renders, report faults (as Mesa prints them)."""
+        """A submission completed: count partial renders, report faults (as Mesa prints them).
+        Its feedback slots were read: they are free again."""
+        self.feedback.give_back([(bo, off) for _, bo, off in sub.feedback_slots])
         if any(fb["status"] in ("TIMEOUT", "KILLED") for fb in sub.feedback):
             self._note_reset()
         for fb in sub.feedback:
@@ -824,16 +839,17 @@ class AgxContext(PipeContext):
               stencil: int) -> None:
         if not self._render_condition_passes():
             return
+        buffers = int(buffers)          # (plain integers: an IntFlag operation makes a member each)
         fb = self.fb
         rect = None
         if scissor is not None and (scissor.minx > 0 or scissor.miny > 0 or scissor.maxx < fb.width_px
                                     or scissor.maxy < fb.height_px):
-            if buffers & PipeClear.DEPTHSTENCIL:
-                self._clear_region(buffers & PipeClear.DEPTHSTENCIL, scissor, color, depth, stencil)
-            buffers &= ~PipeClear.DEPTHSTENCIL
+            if buffers & _DEPTHSTENCIL:
+                self._clear_region(PipeClear(buffers & _DEPTHSTENCIL), scissor, color, depth, stencil)
+            buffers &= ~_DEPTHSTENCIL
             rect = (max(scissor.minx, 0), max(scissor.miny, 0), min(scissor.maxx, fb.width_px),
                     min(scissor.maxy, fb.height_px))
-            if not buffers & PipeClear.COLOR or rect[2] <= rect[0] or rect[3] <= rect[1]:
+            if not buffers & _COLOR or rect[2] <= rect[0] or rect[3] <= rect[1]:
                 return
         batch = self.render_batch()
         if batch.draws or (rect is not None and batch.clear) or batch.clear_rect is not None:
@@ -841,19 +857,22 @@ class AgxContext(PipeContext):
             self._flush_batch(batch)
             batch = self.render_batch()
         batch.clear_rect = rect
+        cleared = batch.clear
         for i, s in enumerate(fb.cbufs):
-            if s is not None and buffers & PipeClear.color(i):
-                batch.clear |= PipeClear.color(i)
+            bit = _COLOR0 << i
+            if s is not None and buffers & bit:
+                cleared |= bit
                 batch.clear_color[i] = _clear_words(_surface_name(s), color)
         if fb.zsbuf is not None:
             planes = fb.zsbuf.resource.planes
-            if buffers & PipeClear.DEPTH and "depth" in planes:
-                batch.clear |= PipeClear.DEPTH
+            if buffers & _DEPTH and "depth" in planes:
+                cleared |= _DEPTH
                 batch.clear_depth = float(min(max(depth, 0.0), 1.0))
-            if buffers & PipeClear.STENCIL and "stencil" in planes:
-                batch.clear |= PipeClear.STENCIL
+            if buffers & _STENCIL and "stencil" in planes:
+                cleared |= _STENCIL
                 batch.clear_stencil = int(stencil) & 0xFF
             # a depth/stencil buffer with one plane cleared and the other not loads that one (ZLS handles it)
+        batch.clear = cleared
 
     def _clear_region(self, buffers, sc: ScissorState, color, depth, stencil) -> None:
         """Scissored clears: written through a transfer (after the GPU is done with the target)."""
@@ -1424,18 +1443,24 @@ class AgxContext(PipeContext):
             self.device.queue_destroy(self.queue_id)
             self.queue_id = None
         self.consts.release()       # batches still in flight hold the slabs they use
+        self.feedback.release()
 
 
-def _destroy_queues(device: Device, queue_ids: list[int], consts: ConstPool) -> None:
+def _destroy_queues(device: Device, queue_ids: list[int], consts: ConstPool, feedback: FeedbackSlots) -> None:
     """The finalizer of a pipe context collected without destroy(): its queue goes,
-    and its pool of constants."""
+    its pool of constants and its feedback slots."""
     for queue_id in queue_ids:
         device.queue_destroy(queue_id)
     queue_ids.clear()
     consts.release()
+    feedback.release()
 
 
 # ----------------------------------------------------------------------------- helpers
+
+# PipeClear's bits as plain integers
+_DEPTH, _STENCIL, _COLOR0 = int(PipeClear.DEPTH), int(PipeClear.STENCIL), int(PipeClear.COLOR0)
+_DEPTHSTENCIL, _COLOR = int(PipeClear.DEPTHSTENCIL), int(PipeClear.COLOR)
 
 # unsigned-integer formats by texel size: bit-exact copies between formats of one size
 _RAW_COPY_FORMATS = {1: "R8_UINT", 2: "R16_UINT", 4: "R32_UINT", 8: "R32G32_UINT", 16: "R32G32B32A32_UINT"}
@@ -1445,11 +1470,26 @@ def _surface_name(s: Surface) -> str:
     return s.format.value if s.format.value != "NONE" else s.resource.lay.format
 
 
-def _clear_words(name: str, color) -> list[int]:
+def _clear_words(name: str, color) -> tuple[int, ...]:
     """Raw 32-bit register values the bg program stores: float bits for float
     and normalised formats, integers for integer formats, each clamped to its
     channel's range (a glClearBufferiv of 0x7FFFFFFF clears an R8I image to 127,
-    as Mesa's format packing does; the tile store keeps only the low bits)."""
+    as Mesa's format packing does; the tile store keeps only the low bits).
+    Remembered by the format and the colour's exact bits (-0.0 is not 0.0)."""
+    key = (name, struct.pack(f"<{len(color)}d", *color))
+    words = _CLEAR_WORDS.get(key)
+    if words is None:
+        words = _clear_words_of(name, color)
+        if len(_CLEAR_WORDS) >= 256:
+            _CLEAR_WORDS.clear()
+        _CLEAR_WORDS[key] = words
+    return words
+
+
+_CLEAR_WORDS: dict = {}
+
+
+def _clear_words_of(name: str, color) -> tuple[int, ...]:
     fmt = layout.get_format(name)
     if fmt.is_integer:
         words = []
@@ -1460,8 +1500,8 @@ def _clear_words(name: str, color) -> list[int]:
             elif ch is not None and ch.type == "UINT":
                 v = max(0, min((1 << ch.bits) - 1, v))
             words.append(v & 0xFFFFFFFF)
-        return words
-    return list(np.array([float(c) for c in color], np.float32).view(np.uint32))
+        return tuple(words)
+    return tuple(int(w) for w in np.array([float(c) for c in color], np.float32).view(np.uint32))
 
 
 def _pack_color(name: str, color) -> bytes:

@@ -8,7 +8,10 @@ slabs go back to the device's BO cache when the batch's submission has completed
 same bytes (the background, end-of-tile and partial-background programs, their
 USC words, uniforms and descriptors), uploaded once and found again by content;
 each batch that uses a blob holds a reference on the slab it lives in, so a slab
-is never reused while a submitted batch still reads it."""
+is never reused while a submitted batch still reads it. ``FeedbackSlots``: a
+context's records where the kernel writes each command's feedback, a ring of
+zeroed slots taken per command and given back once the submission retired and
+its feedback was read (a batch holds the slots' BO meanwhile)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import threading
 
 from .device import BO, Device
 
-__all__ = ["Pool", "ConstPool"]
+__all__ = ["Pool", "ConstPool", "FeedbackSlots"]
 
 SLAB_B = 256 << 10
 
@@ -141,3 +144,52 @@ class ConstPool:
         """Forget everything and drop the pool's references (the context's end)."""
         with self._lock:
             self._reset_locked()
+
+
+class FeedbackSlots:
+    """A context's command feedback records (``struct drm_asahi_cmd_feedback``), reused.
+
+    ``take(user)`` gives (bo, offset_B) of a zeroed slot and has ``user`` (a batch)
+    hold the BO until its submission retires; ``give_back(slots)`` (at retirement,
+    after the feedback was read) makes them free again. Slots live in page-sized
+    BOs, a new one when every slot is in flight. After ``release`` (the context's
+    end) nothing is handed out or taken back; a BO goes back to the device once the
+    last submission using it retired. Thread-safe (submissions retire in any thread)."""
+
+    def __init__(self, device: Device, slot_B: int, label: str = "feedback"):
+        self.device, self.label = device, label
+        self.slot_B = -(-slot_B // 64) * 64
+        self._zero = bytes(slot_B)
+        self._lock = threading.Lock()
+        self._free: list[tuple[BO, int]] = []
+        self.bos: list[BO] = []
+        self._released = False
+
+    def take(self, user) -> tuple[BO, int]:
+        with self._lock:
+            assert not self._released, "feedback slots taken after release"
+            if not self._free:
+                bo = self.device.bo_create(self.slot_B, label=self.label)
+                self.bos.append(bo)
+                self._free = [(bo, off) for off in range(bo.size_B - self.slot_B, -1, -self.slot_B)]
+            bo, off = self._free.pop()
+            user.keep(bo)
+        bo.map[off:off + len(self._zero)] = self._zero
+        return bo, off
+
+    def give_back(self, slots) -> None:
+        """``slots``: (bo, offset_B) pairs taken here and no longer written or read."""
+        with self._lock:
+            if not self._released:
+                self._free.extend(slots)
+
+    def release(self) -> None:
+        """The context's end: drop the own references (batches in flight keep theirs)."""
+        with self._lock:
+            if self._released:
+                return
+            self._released = True
+            bos, self.bos, self._free = self.bos, [], []
+        if self.device.fd is not None:          # a closed device freed every BO already
+            for bo in bos:
+                bo.release()

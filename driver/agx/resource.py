@@ -255,10 +255,13 @@ class AgxResource(PipeResource):
         its fill alone, without the look at every tile's copies."""
         if level >= pl.lay.compressed_levels or self.bo.shared:
             return {}
-        state = (self.bo, pl, self.write_sync, self._cpu_writes)
+        bo, sync, writes = self.bo, self.write_sync, self._cpu_writes
         known = self._solid_seen.get((level, layer))
-        if known is not None and all(a is b for a, b in zip(known[0], state[:3])) and known[0][3] == state[3]:
-            return {"solid": known[1]}
+        if known is not None:
+            kbo, kpl, ksync, kwrites = known[0]
+            if kbo is bo and kpl is pl and ksync is sync and kwrites == writes:
+                return {"solid": known[1]}
+        state = (bo, pl, sync, writes)
         value = solid_value(pl.lay, image, level, layer)
         if len(self._solid_seen) >= 16:
             self._solid_seen.clear()
@@ -270,7 +273,6 @@ class AgxResource(PipeResource):
         """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes).
         ``out``: a writable buffer of exactly the box's bytes to fill instead (one
         layer of a colour image is detiled straight into it); the result views it."""
-        name = layout_format(self.template.format)
         mem = self.memory()
         if out is not None:
             if d == 1 and "color" in self.planes:
@@ -288,6 +290,7 @@ class AgxResource(PipeResource):
                 raise ValueError(f"the destination holds {dst.size} B, the box is {got.size} B")
             dst.reshape(-1)[:] = got.reshape(-1)
             return dst.reshape(got.shape)
+        name = layout_format(self.template.format)
         layers = []
         for layer in range(z, z + d):
             if "color" in self.planes:

@@ -5,6 +5,7 @@ calls that carry them out (Mesa's st_draw / st_atom kind)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import struct
 import sys
@@ -44,6 +45,14 @@ _VARIANT_FAILURES_REPORTED: set[str] = set()     # messages already printed on s
 _I32 = struct.Struct("<i")
 # entries of a context's derived-state cache (_derived_cache) before it is emptied
 _DERIVED_CACHE_ENTRIES = 256
+
+# glClear's bits, and PipeClear's as plain integers
+_CLEAR_MASK = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
+_CLEAR_MASK_COMPAT = _CLEAR_MASK | E.GL_ACCUM_BUFFER_BIT
+_CLEAR_DEPTH, _CLEAR_STENCIL = int(PipeClear.DEPTH), int(PipeClear.STENCIL)
+_CLEAR_DEPTHSTENCIL, _CLEAR_COLOR0 = int(PipeClear.DEPTHSTENCIL), int(PipeClear.COLOR0)
+# a colour write mask (four booleans) -> its channel bits
+_MASK_BITS = {m: sum(1 << c for c in range(4) if m[c]) for m in itertools.product((False, True), repeat=4)}
 
 
 def _has_pending(tex) -> bool:
@@ -573,6 +582,14 @@ class DrawMixin:
         fbo = self.draw_framebuffer
         return self._derived(("fb status", id(fbo)), (fbo,), self._framebuffer_inputs(fbo),
                              lambda: framebuffer_status(self, fbo))
+
+    def _draw_framebuffer_facts(self) -> tuple[int, int, int, int]:
+        """(completeness status, layers of a layered one or 0, depth bits, stencil bits)
+        of the draw framebuffer, what a clear checks, kept while its objects stand."""
+        fbo = self.draw_framebuffer
+        return self._derived(("fb facts", id(fbo)), (fbo,), self._framebuffer_inputs(fbo),
+                             lambda: (framebuffer_status(self, fbo), self._framebuffer_layers(),
+                                      draw_framebuffer_bits(self, 4), draw_framebuffer_bits(self, 5)))
 
     def _draw_framebuffer_state(self):
         """_pipe_framebuffer_state, kept while the framebuffer's objects, the sRGB
@@ -1193,56 +1210,58 @@ class DrawMixin:
 
     # -- clears (GL 4.6 section 17.4.3) ----------------------------------------------------
     def glClear(self, mask: int) -> None:
-        allowed = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
-        if self.api.compat:
-            allowed |= E.GL_ACCUM_BUFFER_BIT
+        allowed = _CLEAR_MASK_COMPAT if self.api.compat else _CLEAR_MASK
         check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad clear bits")
-        status = framebuffer_status(self, self.draw_framebuffer)
+        status, layers, depth_bits, stencil_bits = self._draw_framebuffer_facts()
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "draw framebuffer incomplete")
-        if E.GL_RASTERIZER_DISCARD in self.state.enabled:
+        s = self.state
+        if E.GL_RASTERIZER_DISCARD in s.enabled:
             return
-        if self._clear_each_layer(lambda: self.glClear(mask)):
+        if layers and self._clear_each_layer(lambda: self.glClear(mask)):
             return
         fb = self.emit_framebuffer()
-        s = self.state
-        buffers = PipeClear(0)
+        # (PipeClear's bits as plain integers: an IntFlag operation makes a member each)
+        buffers = 0
         if mask & E.GL_COLOR_BUFFER_BIT:
             for i, cb in enumerate(fb.cbufs):
                 if cb is not None:
-                    buffers |= PipeClear.color(i)
-        if mask & E.GL_DEPTH_BUFFER_BIT and fb.zsbuf is not None and draw_framebuffer_bits(self, 4) and s.depth_mask:
-            buffers |= PipeClear.DEPTH
-        stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
+                    buffers |= _CLEAR_COLOR0 << i
+        if fb.zsbuf is None:
+            stencil_bits = 0
+        elif mask & E.GL_DEPTH_BUFFER_BIT and depth_bits and s.depth_mask:
+            buffers |= _CLEAR_DEPTH
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
         stencil_mask = s.stencil[0].write_mask & full
         if mask & E.GL_STENCIL_BUFFER_BIT and stencil_mask:
-            buffers |= PipeClear.STENCIL
+            buffers |= _CLEAR_STENCIL
         color_bits = []
+        partial = False
         for i in range(len(fb.cbufs)):
-            bits = sum(1 << c for c, m in enumerate(s.rt[i].color_mask) if m)
+            bit = _CLEAR_COLOR0 << i
+            bits = _MASK_BITS[s.rt[i].color_mask] if buffers & bit else 0
             if not bits:
-                buffers &= ~PipeClear.color(i)
-            color_bits.append(bits if buffers & PipeClear.color(i) else 0)
+                buffers &= ~bit
+            elif bits != 0xF:
+                partial = True
+            color_bits.append(bits)
         if not buffers:
             return
-        partial = any(b not in (0, 0xF) for b in color_bits) or \
-            (buffers & PipeClear.STENCIL and stencil_mask != full)
-        if partial:
+        if partial or (buffers & _CLEAR_STENCIL and stencil_mask != full):
             # pipe.clear has no write masks: draw the clear (GL 4.6 section 17.4.3)
-            self._clear_with_quad(fb, color_bits, bool(buffers & PipeClear.DEPTH),
-                                  bool(buffers & PipeClear.STENCIL), stencil_bits)
+            self._clear_with_quad(fb, color_bits, bool(buffers & _CLEAR_DEPTH),
+                                  bool(buffers & _CLEAR_STENCIL), stencil_bits)
             return
         scissor = (ps.scissor_state(s, fb.width_px, fb.height_px)
                    if E.GL_SCISSOR_TEST in s.enabled else None)
-        if buffers & PipeClear.DEPTHSTENCIL and self._scissor_partial(scissor, fb):
+        if buffers & _CLEAR_DEPTHSTENCIL and self._scissor_partial(scissor, fb):
             # the depth/stencil clear at tile start covers everything: draw it, on the GPU
-            self._clear_with_quad(fb, [0] * len(fb.cbufs), bool(buffers & PipeClear.DEPTH),
-                                  bool(buffers & PipeClear.STENCIL), stencil_bits)
-            buffers &= ~PipeClear.DEPTHSTENCIL
+            self._clear_with_quad(fb, [0] * len(fb.cbufs), bool(buffers & _CLEAR_DEPTH),
+                                  bool(buffers & _CLEAR_STENCIL), stencil_bits)
+            buffers &= ~_CLEAR_DEPTHSTENCIL
             if not buffers:
                 return
-        self.pipe.clear(buffers, scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
+        self.pipe.clear(PipeClear(buffers), scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
 
     @staticmethod
     def _scissor_partial(scissor, fb) -> bool:

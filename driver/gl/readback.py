@@ -23,6 +23,8 @@ from driver.gl.framebuffers import framebuffer_status
 
 __all__ = ["ReadbackMixin", "implementation_read"]
 
+_LATER = object()       # _read_facts: the window's read surface, resolved only when read
+
 #: integer buffers: the type of their channel size (signed, unsigned)
 _INTEGER_READ_TYPES = {8: (E.GL_BYTE, E.GL_UNSIGNED_BYTE), 16: (E.GL_SHORT, E.GL_UNSIGNED_SHORT),
                        32: (E.GL_INT, E.GL_UNSIGNED_INT)}
@@ -45,6 +47,11 @@ def implementation_read(info) -> tuple[int, int]:
 
 
 class ReadbackMixin:
+    # the last read copied straight into client memory, and what its checks read:
+    # ((x, y, width, height, format, type, pack state generation), _read_facts(),
+    # resource, level, box, bytes)
+    _read_plan = None
+
     def _read_surface(self, resolved: bool = False):
         """(resource, level, layer, internal format info) of the read buffer;
         `resolved`: a multisampled window's colour buffer resolved (for reads
@@ -59,6 +66,26 @@ class ReadbackMixin:
         surf = self._surface(a)
         info = a.image_info()
         return surf.resource, surf.level, surf.first_layer, lookup(info[2])
+
+    def _read_facts(self) -> tuple:
+        """(completeness status, read buffer, ``_read_surface(resolved=True)`` or None
+        when it names no image, samples, ``_read_view_format()``) of the read
+        framebuffer; those of a framebuffer object kept while its objects stand."""
+        fbo = self.read_framebuffer
+        if fbo is None:         # the window's: its colour buffer resolved when it is read (_LATER)
+            return E.GL_FRAMEBUFFER_COMPLETE, self.window.read_buffer, _LATER, self.window.samples, None
+
+        def facts():
+            status = framebuffer_status(self, fbo)
+            if status != E.GL_FRAMEBUFFER_COMPLETE:
+                return status, E.GL_NONE, None, 0, None
+            src = self._read_surface(resolved=True) if self._read_buffer_enum() != E.GL_NONE else None
+            return (status, self._read_buffer_enum(), src, self._read_samples(),
+                    self._read_view_format() if src is not None else None)
+        inputs = self._framebuffer_inputs(fbo)
+        if inputs is not None:
+            inputs += (getattr(self, "_render_layer", None),)
+        return self._derived(("read facts", id(fbo)), (fbo,), inputs, facts)
 
     def _read_view_format(self):
         """The format a texture view attached as the read buffer is read in (its
@@ -107,6 +134,15 @@ class ReadbackMixin:
         bytes of client memory; when the stored bytes are the client's and the pack
         state is tight, the pixels are copied straight into it and None is
         returned (the same bytes the return value would hold), else it is unused."""
+        if dest is not None:
+            # the same read as the last one (its checks passed: they read only the
+            # arguments, the pack state and the read framebuffer's facts): its copy alone
+            plan = self._read_plan
+            if plan is not None and plan[0] == (x, y, width, height, format, type, self.state.pack.gen) \
+                    and plan[1] is self._read_facts() and self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is None:
+                _, _, res, level, box, size_B = plan
+                self.pipe.texture_read(res, level, box, dest(size_B))
+                return None
         check(width >= 0 and height >= 0, E.GL_INVALID_VALUE, "negative size")
         check_enum(format, PIXEL_FORMATS, "bad format")
         check_enum(type, PIXEL_TYPES, "bad type")
@@ -117,14 +153,16 @@ class ReadbackMixin:
         check(not integer_with_float_type(format, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
         check(self.api.es or not depth_stencil_with_other_type(format, type), E.GL_INVALID_ENUM,
               "DEPTH_STENCIL needs UNSIGNED_INT_24_8 or FLOAT_32_UNSIGNED_INT_24_8_REV")
-        status = framebuffer_status(self, self.read_framebuffer)
+        facts = self._read_facts()
+        status, read_buffer, color_src, samples, color_view_format = facts
         check(status == E.GL_FRAMEBUFFER_COMPLETE, E.GL_INVALID_FRAMEBUFFER_OPERATION,
               "read framebuffer incomplete")
         if format not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX, E.GL_DEPTH_STENCIL):
-            check(self._read_buffer_enum() != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
-            src = self._read_surface(resolved=True)
-            check(src is not None, E.GL_INVALID_OPERATION, "no read buffer image")
-            res, level, layer, info = src
+            check(read_buffer != E.GL_NONE, E.GL_INVALID_OPERATION, "read buffer NONE")
+            if color_src is _LATER:
+                color_src = self._read_surface(resolved=True)
+            check(color_src is not None, E.GL_INVALID_OPERATION, "no read buffer image")
+            res, level, layer, info = color_src
             check(self._read_format_ok(format, type, info), E.GL_INVALID_OPERATION,
                   "format/type not allowed for this read buffer")
         else:
@@ -143,7 +181,7 @@ class ReadbackMixin:
             info = None
         # GL 4.6 section 18.2.6: only a framebuffer object's samples are an error (the
         # window's are resolved)
-        check(self.read_framebuffer is None or self._read_samples() <= 1, E.GL_INVALID_OPERATION,
+        check(self.read_framebuffer is None or samples <= 1, E.GL_INVALID_OPERATION,
               "multisampled read framebuffer")
         pbo = self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
         if pbo is not None:
@@ -151,7 +189,7 @@ class ReadbackMixin:
         if width == 0 or height == 0:
             return b""
         check(transfer_supported(format, type), E.GL_INVALID_OPERATION, "unsupported conversion")
-        view_format = self._read_view_format() if info is not None else None
+        view_format = color_view_format if info is not None else None
         # GL 4.6 section 18.2.8: CLAMP_READ_COLOR clamps colours to [0, 1] - TRUE always, FIXED_ONLY
         # when the framebuffer's colour buffers are all fixed-point (signed normalized ones lose
         # their negatives); integer colours never
@@ -159,10 +197,17 @@ class ReadbackMixin:
         if info is not None and not clamp and passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
-                buf = dest(image_size_B(self.state.pack, format, type, width, height, 1))
+                size_B = image_size_B(self.state.pack, format, type, width, height, 1)
+                buf = dest(size_B)
                 if self._inside(res, level, x, y, width, height):
                     # one copy: the image detiled straight into the client's memory
-                    self.pipe.texture_read(res, level, Box(x, y, layer, width, height, 1), buf)
+                    box = Box(x, y, layer, width, height, 1)
+                    self.pipe.texture_read(res, level, box, buf)
+                    if color_src is facts[2] and info.kind not in ("float", "snorm"):
+                        # (not the window's, resolved afresh for each read; nor a buffer
+                        # CLAMP_READ_COLOR may clamp)
+                        self._read_plan = ((x, y, width, height, format, type, self.state.pack.gen), facts,
+                                           res, level, box, size_B)
                     return None
                 # one copy, from the transfer into the client's memory
                 raw = self._read_raw(res, level, layer, x, y, width, height)
