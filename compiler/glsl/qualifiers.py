@@ -665,7 +665,8 @@ class QualifierRules:
                 fields.append(T.StructField(d.name, t, {
                     "layout": member_layout, "interpolation": mq.interpolation,
                     "memory": frozenset(q.memory) | frozenset(mq.memory), "precision": mq.precision,
-                    "centroid": mq.centroid, "invariant": mq.invariant, "own_layout": dict(mlayout)}))
+                    "centroid": mq.centroid, "sample": mq.sample, "invariant": mq.invariant,
+                    "own_layout": dict(mlayout)}))
                 member_locs.append(d.loc)
         self.place_block_members(kind, block_layout, fields, member_locs)     # enhanced_layouts.py
         self.check_member_locations(kind, b, block_layout, fields, member_locs)
@@ -710,7 +711,8 @@ class QualifierRules:
                 info = f.qualifiers
                 var = Variable(f.name, f.type, storage=storage, scope="global", loc=b.loc,
                                layout=info["layout"], memory=info["memory"], block=b,
-                               interpolation=info["interpolation"],
+                               interpolation=info["interpolation"], centroid=bool(info["centroid"]),
+                               sample=bool(info["sample"]),
                                read_only=storage in ("uniform", "in") or "readonly" in info["memory"])
                 b.member_variables.append(var)
                 self.declare_variable(var, b.loc, global_scope=True)

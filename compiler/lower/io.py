@@ -299,8 +299,9 @@ def _member_deref(b, var, path):
 
 def _member_sampling(s, f) -> str:
     """Where block ``s``'s member ``f`` is sampled: the block's ``sample``/``centroid``, or
-    the member's own ``centroid``."""
-    return "sample" if s.sample else "centroid" if s.centroid or (f.qualifiers or {}).get("centroid") \
+    the member's own."""
+    own = f.qualifiers or {}
+    return "sample" if s.sample or own.get("sample") else "centroid" if s.centroid or own.get("centroid") \
         else "center"
 
 

@@ -4,6 +4,7 @@ access, clip planes and compatibility built-ins, checked literally and run."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from compiler.compile import front_half
 from compiler.ir import ShaderKey
@@ -313,6 +314,18 @@ centroid in vec2 c; sample in vec3 s; in float n; out vec4 o;
 void main() { o = vec4(c, s.x, n); }"""
     _s, info = front_half(fs, "fragment")
     assert [(v.name, v.sampling) for v in info.varyings] == [("c", "centroid"), ("s", "sample"), ("n", "center")]
+
+
+@pytest.mark.parametrize("block,ref", [("", "{}"), (" b", "b.{}"), (" b[2]", "b[1].{}")])
+def test_centroid_and_sample_qualifiers_of_block_members_reach_the_varying_map(block, ref):
+    """GLSL 1.50 section 4.3.7: members of an input block keep their own auxiliary
+    qualifiers, in an unnamed block (whose members are global names) as in a named one."""
+    fs = f"""#version 400
+in Blk {{ centroid float c; sample vec2 s; float n; }}{block}; out vec4 o;
+void main() {{ o = vec4({ref.format('c')}, {ref.format('s')}.x, {ref.format('n')}, 1.0); }}"""
+    _s, info = front_half(fs, "fragment")
+    got = {v.name.rsplit(".", 1)[-1]: v.sampling for v in info.varyings}
+    assert {k: got[k] for k in "csn"} == {"c": "centroid", "s": "sample", "n": "center"}, got
 
 
 def test_inactive_uniforms_take_no_registers():
