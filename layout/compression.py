@@ -280,6 +280,15 @@ def fast_clear(lay: Layout, buf: np.ndarray, level: int, layer: int, value: np.n
     value = np.asarray(value, dtype=np.uint8).reshape(-1)
     if value.size != lay.bytes_per_block_B:
         raise ValueError(f"a clear value of {lay.format} is {lay.bytes_per_block_B} bytes, not {value.size}")
+    quick = _fast_clear_views(lay, level, layer)
+    if quick is not None and isinstance(buf, np.ndarray) and buf.dtype == np.uint8 and buf.ndim == 1 \
+            and buf.size >= quick[0]:
+        # the usual case: the metadata words one range, the copies one strided view
+        _, (meta_at, meta_n), (first, stride, n, words), word = quick
+        np.ndarray((meta_n,), np.uint64, buffer=buf, offset=meta_at).fill(SUBTILE_SOLID * 0x0101010101010101)
+        np.ndarray((n, words), word, buffer=buf, offset=first, strides=(stride, word().itemsize)).fill(
+            value.view(word)[0])
+        return
     meta, at, unit_B, run = _fast_clear_plan(lay, level, layer)
     buf = buf if isinstance(buf, np.ndarray) else np.frombuffer(buf, np.uint8)
     buf = buf.reshape(-1).view(np.uint8)
@@ -335,6 +344,29 @@ def _fast_clear_plan(lay: Layout, level: int, layer: int):
     elif len(order) == 1:
         run = (int(order[0]), copy_B, 1, copy_B)
     return meta, at, unit_B, run
+
+
+@lru_cache(maxsize=64)
+def _fast_clear_views(lay: Layout, level: int, layer: int):
+    """The plan of ``_fast_clear_plan`` as byte ranges, when it has the usual shape:
+    (the bytes an image needs at least, (the first metadata word's byte offset, the
+    number of words) when the tiles' words are consecutive, (first copy's byte
+    offset, byte stride between tiles, tiles, copy words) when the copies are one
+    strided run of whole elements, the element word) or None. Writing the same
+    words as the plan's indices, in a different order (each written once)."""
+    meta, _, _, run = _fast_clear_plan(lay, level, layer)
+    word = _WORD.get(lay.bytes_per_block_B)
+    if meta is None or run is None or word is None or len(meta) == 0:
+        return None
+    lo, n = int(meta.min()), len(meta)
+    if int(meta.max()) - lo + 1 != n:          # distinct indices spanning n words: the range itself
+        return None
+    first, stride, tiles, copy_B = run
+    word_B = lay.bytes_per_block_B
+    if first % word_B or stride % word_B or copy_B % word_B:
+        return None
+    need = max(8 * (lo + n), first + (tiles - 1) * stride + copy_B)
+    return need, (8 * lo, n), (first, stride, tiles, copy_B // word_B), word
 
 
 @lru_cache(maxsize=64)

@@ -146,3 +146,26 @@ def test_set_tiles_uncompressed_marks_only_the_region():
     set_tiles_uncompressed(lay, buf, 0, 0, 20, 0, 10, 17)  # tiles x 1, y 0..1
     modes = tile_modes(lay, buf, 0)[..., 0]
     assert modes.tolist() == [[0, 0x7F, 0, 0], [0, 0x7F, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+
+
+@pytest.mark.parametrize("w, h, fmt, samples, levels", [
+    (512, 512, "R8G8B8A8_UNORM", 1, 3), (1024, 768, "R8G8B8A8_UNORM", 1, 1), (64, 64, "R8G8B8A8_UNORM", 4, 1),
+    (300, 200, "R32_FLOAT", 2, 1), (256, 256, "R16G16B16A16_FLOAT", 1, 4), (48, 32, "R8_UNORM", 1, 2)])
+def test_fast_clear_by_ranges_writes_the_bytes_of_the_indexed_plan(w, h, fmt, samples, levels, monkeypatch):
+    """The quick form of a fast clear (metadata words as one range, the copies as one
+    strided view) leaves every byte as the indexed plan does, over random contents;
+    and it is taken for the usual power-of-two single-sampled levels."""
+    from layout import compression
+    lay = make_miptree(w, h, format=fmt, sample_count_sa=samples, levels=levels, tiling="twiddled_compressed")
+    rng = np.random.default_rng(w + h + levels)
+    for level in range(min(lay.compressed_levels, levels)):
+        quick = rng.integers(0, 256, lay.size_B, dtype=np.uint8)
+        indexed = quick.copy()
+        value = rng.integers(0, 256, lay.bytes_per_block_B, dtype=np.uint8)
+        fast_clear(lay, quick, level, 0, value)
+        with monkeypatch.context() as m:
+            m.setattr(compression, "_fast_clear_views", lambda *a: None)
+            fast_clear(lay, indexed, level, 0, value)
+        assert np.array_equal(quick, indexed)
+    if (w, h) == (512, 512):
+        assert compression._fast_clear_views(lay, 0, 0) is not None

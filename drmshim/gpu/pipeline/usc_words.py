@@ -137,14 +137,48 @@ def _records(memory, va: int, unit: str):
     yield at, rec
 
 
+#: The pipelines decoded so far, by (address, sampler heap): (the stream's bytes,
+#: the uniform ranges it reads as (va, bytes) pairs, their bytes, the pipeline).
+_PIPELINES: dict = {}
+_PIPELINES_MAX = 1024
+
+
+def _known_pipeline(memory, va: int, sampler_heap_va: int):
+    """The pipeline decoded at ``va`` before, when the stream's bytes and those of
+    every uniform range it read are still the same (compared through the memory's
+    window, where it gives one: then nothing could fault), else None."""
+    known = _PIPELINES.get((va, sampler_heap_va))
+    window = getattr(memory, "window", None)
+    if known is None or window is None:
+        return None
+    raw, spans, values, pipe = known
+    seen = window(va, len(raw), True)
+    if seen is None or seen.tobytes() != raw:
+        return None
+    for (at, n), value in zip(spans, values):
+        seen = window(at, n, True)
+        if seen is None or seen.tobytes() != value:
+            return None
+    return pipe
+
+
 def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> ShaderPipeline:
     """Decode the USC words at ``va``. ``sampler_heap_va``: the command's sampler
-    heap, used when the pipeline binds no sampler table of its own."""
+    heap, used when the pipeline binds no sampler table of its own.
+
+    A pipeline read before whose words and uniform values are unchanged (every byte
+    compared) is the same object again: callers only read it (its uniforms are
+    read-only), and facts other units remember about it stay valid while it does."""
+    pipe = _known_pipeline(memory, va, sampler_heap_va)
+    if pipe is not None:
+        return pipe
     pipe = ShaderPipeline(va, sampler_heap_va=sampler_heap_va)
     halves = pipe.uniforms.view(np.uint16)
+    spans = []
     for at, rec in _records(memory, va, unit):
         name = rec.name
         if name == "USC_END":
+            _remember(memory, va, sampler_heap_va, at, spans, pipe)
             return pipe
         if name == "USC_SHADER":
             pipe.code_va, pipe.register_count, pipe.scratch_size_B = rec.code, rec.register_count, rec.scratch_size_B
@@ -153,8 +187,9 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             if n:
                 if rec.start_halves + n > halves.size:
                     raise malformed(unit, at, f"USC_UNIFORM: halves {rec.start_halves}+{n} exceed 512")
-                data = memory.read(rec.buffer, 2 * n, unit).view("<u2")
-                halves[rec.start_halves:rec.start_halves + n] = data
+                data = memory.read(rec.buffer, 2 * n, unit)
+                halves[rec.start_halves:rec.start_halves + n] = data.view("<u2")
+                spans.append(((rec.buffer, 2 * n), data.tobytes()))
         elif name == "USC_TEXTURE":
             pipe.texture_heap_va = rec.table - rec.start * P.TEXTURE_DESC_B
         elif name == "USC_SAMPLER":
@@ -172,3 +207,17 @@ def read_pipeline(memory, va: int, unit: str, sampler_heap_va: int = 0) -> Shade
             pipe.per_sample = rec.per_sample
             pipe.post_depth_coverage = rec.post_depth_coverage
     raise AssertionError("a USC stream's records end with USC_END")
+
+
+def _remember(memory, va: int, sampler_heap_va: int, end: int, spans: list, pipe: ShaderPipeline) -> None:
+    """Keep ``pipe`` (decoded from the stream [va, end) and the uniform ``spans``
+    it read) for ``_known_pipeline``, when the memory gives a window to compare."""
+    window = getattr(memory, "window", None)
+    seen = window(va, end - va, True) if window is not None else None
+    if seen is None:
+        return
+    pipe.uniforms.flags.writeable = False
+    if len(_PIPELINES) >= _PIPELINES_MAX:
+        _PIPELINES.clear()
+    _PIPELINES[(va, sampler_heap_va)] = (seen.tobytes(), tuple(s for s, _ in spans),
+                                                    tuple(v for _, v in spans), pipe)

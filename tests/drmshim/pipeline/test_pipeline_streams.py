@@ -2,7 +2,10 @@
 the stream's bytes are unchanged (one look at the memory instead of two reads per
 record), and walks it afresh when they changed, when the memory has no window (a
 recording memory sees every read) or when the range is no longer readable (the walk
-then faults where the words do). Expected values are the records as packed here."""
+then faults where the words do). A pipeline whose stream and uniform values are
+both unchanged is the same (read-only) object again; a change of any of them, or of
+the command's sampler heap, gives a new one. Expected values are the records as
+packed here."""
 
 from __future__ import annotations
 
@@ -23,8 +26,10 @@ UNIFORMS = BASE + 0x800
 @pytest.fixture(autouse=True)
 def _empty():
     usc_words._STREAMS.clear()
+    usc_words._PIPELINES.clear()
     yield
     usc_words._STREAMS.clear()
+    usc_words._PIPELINES.clear()
 
 
 def _stream(code: int, pbe_desc: int = BASE + 0x900) -> bytes:
@@ -49,9 +54,14 @@ def test_a_stream_read_again_gives_the_same_pipeline_and_a_changed_one_its_new_f
     for p in (first, again):
         assert (p.code_va, p.register_count, p.pbe) == (0x4000, 8, [(4, BASE + 0x900)])
         assert p.uniforms.view(np.uint16)[4:8].tolist() == [1, 2, 3, 4]
-    assert again.uniforms is not first.uniforms
-    mem.write(UNIFORMS, np.array([9, 8, 7, 6], "<u2"), "test")      # uniforms are read every time
-    assert read_pipeline(mem, VA, "PDM").uniforms.view(np.uint16)[4:8].tolist() == [9, 8, 7, 6]
+    assert again is first and not first.uniforms.flags.writeable
+    mem.write(UNIFORMS, np.array([9, 8, 7, 6], "<u2"), "test")      # uniforms are compared every time
+    new = read_pipeline(mem, VA, "PDM")
+    assert new is not first and new.uniforms.view(np.uint16)[4:8].tolist() == [9, 8, 7, 6]
+    assert first.uniforms.view(np.uint16)[4:8].tolist() == [1, 2, 3, 4]    # the old one unchanged
+    assert read_pipeline(mem, VA, "PDM") is new
+    other_heap = read_pipeline(mem, VA, "PDM", sampler_heap_va=BASE + 0xC00)
+    assert other_heap is not new and other_heap.sampler_heap_va == BASE + 0xC00 and new.sampler_heap_va == 0
     mem.write(VA, _stream(0x5000, BASE + 0xA00), "test")              # same length, other words
     changed = read_pipeline(mem, VA, "PDM")
     assert (changed.code_va, changed.pbe) == (0x5000, [(4, BASE + 0xA00)])
@@ -79,3 +89,14 @@ def test_a_stream_no_longer_readable_faults_as_the_walk_does():
     with pytest.raises(GPUFault) as bad:                        # an unknown tag where USC_UNIFORM was
         read_pipeline(mem, VA, "PDM")
     assert "unknown tag" in bad.value.info.reason
+
+
+def test_a_pipeline_whose_uniforms_are_no_longer_readable_faults_as_the_walk_does():
+    mem = _memory(0x4000)
+    read_pipeline(mem, VA, "PDM")
+    short = FlatMemory(0x800 + 4, base=BASE)                      # the stream, but only half the uniforms
+    short.write(VA, _stream(0x4000), "test")
+    short.write(UNIFORMS, np.array([1, 2], "<u2"), "test")
+    with pytest.raises(GPUFault) as fault:
+        read_pipeline(short, VA, "PDM")
+    assert fault.value.info.unit == "PDM"
