@@ -91,7 +91,42 @@ def _stencil_face(rec) -> R.StencilFace:
                          zpass_op=int(rec.depth_pass))
 
 
+#: The PPP records a draw's state is made of (``draw_state``).
+_STATE_RECORDS = ("zs", "stencil_front", "stencil_back", "raster", "msaa", "occlusion", "fragment_shader")
+_STATES: dict = {}
+_STATES_MAX = 256
+
+
 def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
+    """The fragment half's state of draw ``geom``, with its counters at zero. Made
+    from the draw's PPP records, its fragment pipeline (``read_pipeline``), the
+    decoded program and the record size; a draw whose inputs are the objects an
+    earlier draw's were (records are shared by their bytes, a pipeline is the same
+    object while its words and uniforms are, a program while its code is) takes
+    that draw's facts (``_STATES``), with its own geometry and counters."""
+    ppp = geom.draw.ppp
+    records = tuple(ppp.get(name) for name in _STATE_RECORDS)
+    fs = records[-1]
+    pipe = prog = None
+    if fs is not None and fs.pipeline:
+        pipe = read_pipeline(command.memory, fs.pipeline, "PDM", command.cmd.sampler_heap)
+        prog = executor.core(command).load(pipe.code_va)
+    record_B = max(int(command.cmd.sample_size_B), 4)
+    key = (id(executor.caches), record_B) + tuple(map(id, records)) + (id(pipe), id(prog))
+    known = _STATES.get(key)
+    if known is not None:
+        caches, was, was_pipe, was_prog = known[0]
+        if caches is executor.caches and was_pipe is pipe and was_prog is prog \
+                and all(a is b for a, b in zip(was, records)):
+            return replace(known[1], geom=geom)
+    st = _draw_state(executor, command, geom, pipe, prog, record_B)
+    if len(_STATES) >= _STATES_MAX:
+        _STATES.clear()
+    _STATES[key] = ((executor.caches, records, pipe, prog), replace(st, geom=None))
+    return st
+
+
+def _draw_state(executor, command, geom: DrawGeometry, pipe, prog, record_B: int) -> DrawState:
     ppp = geom.draw.ppp
     st = DrawState(geom)
     zs = ppp.get("zs")
@@ -109,16 +144,14 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         st.sample_mask = msaa.sample_mask
         st.per_sample = bool(msaa.sample_shading)
     st.occlusion = ppp.get("occlusion")
-    fs = ppp.get("fragment_shader")
-    if fs is not None and fs.pipeline:
-        st.pipe = read_pipeline(command.memory, fs.pipeline, "PDM", command.cmd.sampler_heap)
+    if pipe is not None:
+        st.pipe = pipe
         st.code_va = st.pipe.code_va
         core = executor.core(command)
-        prog = core.load(st.code_va)
         names, st.specials, st.quads, st.tile_writes = _analysis(prog, executor.caches)
         st.names = names
         st.uses_iter = "iter" in names
-        st.uniform = uniform_record(core, st.pipe, max(int(command.cmd.sample_size_B), 4), executor.caches)
+        st.uniform = uniform_record(core, st.pipe, record_B, executor.caches)
         p = st.pipe
         # late tests when the program may change the outcome (discard, depth, sample
         # mask) or when its USC_FRAGMENT forbids early ones (a program whose memory

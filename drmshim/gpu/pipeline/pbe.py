@@ -78,12 +78,16 @@ _TARGETS: dict = {}
 
 def _target(memory, desc_va: int):
     """(descriptor, format, layout) of the PBE descriptor at ``desc_va``; the decoded
-    triple is remembered by the descriptor's words (frames store the same targets)."""
-    words = tuple(read_words(memory, desc_va, P.PBE.size_words, "PBE").tolist())
-    hit = _TARGETS.get(words)
+    triple is remembered by the descriptor's bytes (frames store the same targets),
+    looked at through the memory's window where it gives one (else read, which
+    faults where it must)."""
+    window = getattr(memory, "window", None)
+    seen = window(desc_va, 4 * P.PBE.size_words, True) if window is not None else None
+    raw = seen.tobytes() if seen is not None else read_words(memory, desc_va, P.PBE.size_words, "PBE").tobytes()
+    hit = _TARGETS.get(raw)
     if hit is not None:
         return hit
-    d = P.PBE.unpack(list(words))
+    d = P.PBE.unpack(np.frombuffer(raw, "<u4").tolist())
     try:
         fmt = format_by_id(d.format_id)
         tiling = TILINGS[d.tiling]
@@ -96,8 +100,8 @@ def _target(memory, desc_va: int):
         raise malformed("PBE", desc_va, error) from None
     if len(_TARGETS) > 32:
         _TARGETS.clear()
-    _TARGETS[words] = d, fmt, lay
-    return d, fmt, lay
+    hit = _TARGETS[raw] = (d, fmt, lay)
+    return hit
 
 
 def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, px: np.ndarray, py: np.ndarray,
@@ -107,7 +111,26 @@ def fill_possible(memory, desc_va: int, tile_offset_B: int, record: np.ndarray, 
     pixel) as a fill: single-sampled images whose level the pixels cover byte for
     byte, in whole words. A descriptor the PBE cannot use faults as in the
     general path."""
-    d, fmt, lay = _target(memory, desc_va)
+    target = _target(memory, desc_va)
+    key = (id(target), tile_offset_B, len(record), len(px), samples, pixels_key)
+    known = _FILL_POSSIBLE.get(key) if pixels_key is not None else None
+    if known is not None and known[0] is target:
+        return known[1]
+    answer = _fill_possible(target, tile_offset_B, record, px, py, samples, pixels_key)
+    if pixels_key is not None:
+        if len(_FILL_POSSIBLE) > 32:
+            _FILL_POSSIBLE.clear()
+        _FILL_POSSIBLE[key] = (target, answer)
+    return answer
+
+
+#: ``fill_possible``'s answers by the decoded target (the descriptor's bytes), the
+#: record's offset and size, and the named pixel set.
+_FILL_POSSIBLE: dict = {}
+
+
+def _fill_possible(target, tile_offset_B: int, record, px, py, samples: int, pixels_key) -> bool:
+    d, fmt, lay = target
     bpp = lay.bytes_per_block_B
     if pixels_key is None or lay.sample_count_sa != 1 or tile_offset_B + fmt.block_size_B > len(record) \
             or _WORDS.get(bpp) is None or lay.blocksize_B != bpp or not 0 <= d.level < lay.levels:

@@ -482,6 +482,9 @@ def _steps(tvb: TiledVertexBuffer, rows: np.ndarray, region: tuple[int, int, int
     consecutive draw-order chunks of at most STEP_FRAGMENTS estimated fragments."""
     if len(rows) == 0:
         return
+    if region is None and len(rows) * tvb.width_px * tvb.height_px * samples <= STEP_FRAGMENTS:
+        yield rows          # (a few rows: even covering the framebuffer each, they are one step)
+        return
     x0, y0, x1, y1 = (0, 0, tvb.width_px, tvb.height_px) if region is None else region
     bb = tvb.setup.bbox_px[rows]
     w = np.clip(np.minimum(bb[:, 2], x1) - np.maximum(bb[:, 0], x0), 0, None)

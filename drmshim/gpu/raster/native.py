@@ -674,15 +674,32 @@ def row_intervals(setup, rows: np.ndarray, rect, pos) -> tuple[np.ndarray, np.nd
     rx0, ry0, rx1, ry1 = (int(v) for v in rect)
     h = max(ry1 - ry0, 0)
     rows = np.ascontiguousarray(rows, np.int64)
-    ints = [np.ascontiguousarray(v, np.int64) for v in (setup.x_fx, setup.y_fx, setup.edge_a, setup.edge_b,
-                                                          setup.edge_c, setup.edge_bias)]
+    fields = (setup.x_fx, setup.y_fx, setup.edge_a, setup.edge_b, setup.edge_c, setup.edge_bias)
+    # the answer depends on the rows' corners and edges only: a frame's full-screen
+    # quad asks again with the same ones (the key holds their bytes: compared, not trusted)
+    key = (rx0, ry0, rx1, ry1, int(pos[0, 0]), int(pos[0, 1]), len(setup), rows.tobytes()) + tuple(
+        np.ascontiguousarray(v, np.int64).take(rows, axis=0).tobytes() for v in fields)
+    known = _ROW_INTERVALS.get(key)
+    if known is not None:
+        return known
+    ints = [np.ascontiguousarray(v, np.int64) for v in fields]
     lo, hi = np.empty(h, np.int64), np.empty(h, np.int64)
     p, i64 = KERNELS.ptr, "int64_t *"
     got = KERNELS.lib.row_intervals(len(rows), p(rows, i64), *(p(v, i64) for v in ints), rx0, ry0, rx1, ry1,
                                     int(pos[0, 0]), int(pos[0, 1]), p(lo, i64), p(hi, i64))
     if got < -1:
         return None
-    return False if got == -1 else (lo, hi, int(got))
+    lo.flags.writeable = hi.flags.writeable = False
+    answer = False if got == -1 else (lo, hi, int(got))
+    if len(_ROW_INTERVALS) >= 16:
+        _ROW_INTERVALS.clear()
+    _ROW_INTERVALS[key] = answer
+    return answer
+
+
+#: ``row_intervals``' answers (read-only) by the rectangle, sample position and the
+#: rows' corner and edge bytes.
+_ROW_INTERVALS: dict = {}
 
 
 def depth_test(layers, samples: int, base: np.ndarray, cov: np.ndarray, z: np.ndarray, func: int, write: bool,

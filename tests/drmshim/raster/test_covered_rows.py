@@ -119,3 +119,26 @@ def test_more_triangles_than_the_limit_take_the_blocks():
     assert rasterize_module.covered_rows(setup, (0, 0, 16, 16)) is None
     image, count = covered_pixels(setup, (0, 0, 16, 16))
     assert count == 50 and image[:10, :5].all() and image.sum() == 50
+
+
+def test_intervals_asked_again_are_remembered_by_the_rows_bytes():
+    """A frame's quad asks again with the same corners: the C answer is taken again
+    (read-only). A quad moved by 1/256 px, or the same rows of another setup, is
+    computed afresh (the remembered answer would be stale)."""
+    native = importlib.import_module("drmshim.gpu.raster.native")
+    if not native.KERNELS.usable():
+        pytest.skip("no C compiler")
+    native._ROW_INTERVALS.clear()
+    rect = (0, 0, 40, 30)
+    a = setup_triangles(_window(_quad(2.5, 3.0, 30.0, 20.0, 0)), cull="none")
+    first = rasterize_module.covered_rows(a, rect)
+    again = rasterize_module.covered_rows(setup_triangles(_window(_quad(2.5, 3.0, 30.0, 20.0, 0)), cull="none"), rect)
+    assert again[0] is first[0] and not first[0].flags.writeable
+    for moved in ([2.5 + 1 / 256, 3.0, 30.0, 20.0], [2.5, 3.0, 30.0, 20.0 - 1 / 256], [2.5, 3.0, 35.0, 20.0]):
+        setup = setup_triangles(_window(_quad(*moved, 0)), cull="none")
+        lo, hi, n = rasterize_module.covered_rows(setup, rect)
+        image, count = _spec(setup, rect)
+        xs = np.arange(rect[2] - rect[0])
+        np.testing.assert_array_equal((xs >= lo[:, None]) & (xs <= hi[:, None]), image)
+        assert n == count
+    assert rasterize_module.covered_rows(a, rect)[2] == first[2]
