@@ -36,7 +36,7 @@ from .native import block_plan, gather_blocks
 from .usc_words import read_words
 from .zls import TILINGS
 
-__all__ = ["store_render_target", "fill_possible"]
+__all__ = ["store_render_target", "fill_possible", "target"]
 
 _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _OFFSET_CACHE: dict = {}
@@ -74,6 +74,12 @@ def _word_index(offs: np.ndarray, bpp: int, key, pixels_key) -> np.ndarray | Non
 
 
 _TARGETS: dict = {}
+
+
+def target(memory, desc_va: int):
+    """The PBE descriptor at ``desc_va`` decoded: (descriptor, format, layout), one
+    object while the descriptor's bytes are the same (``_target``)."""
+    return _target(memory, desc_va)
 
 
 def _target(memory, desc_va: int):
@@ -185,14 +191,15 @@ def _fill(n_words: int, word) -> np.ndarray:
 
 def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: np.ndarray | None,
                         px: np.ndarray, py: np.ndarray, samples: int, pixels_key=None,
-                        uniform: np.ndarray | None = None) -> None:
+                        uniform: np.ndarray | None = None, target=None) -> None:
     """``pixels_key``: a hashable name of the pixel set (px, py), for address reuse.
     Store records ``tile_buffer`` (pixel p, sample s at row p * samples + s) of the
     pixels (px, py) into the image of the PBE descriptor at ``desc_va``. ``uniform``
     (with ``tile_buffer`` None): every record holds these bytes, and
     ``fill_possible`` said the store is a fill: a compressed level (layer 0) is
-    fast-cleared (``FAST_CLEARS``), any other filled."""
-    d, fmt, lay = _target(memory, desc_va)
+    fast-cleared (``FAST_CLEARS``), any other filled. ``target``: ``target(memory,
+    desc_va)`` when the caller has it already."""
+    d, fmt, lay = target if target is not None else _target(memory, desc_va)
     bpp = fmt.block_size_B
     if uniform is not None:
         word_B = lay.bytes_per_block_B

@@ -106,3 +106,18 @@ def test_a_clear_follows_its_descriptor_and_its_value():
     sp.mem.write(bg_uniforms, np.array(f32bits(1.0, 1.0, 0.0, 1.0), np.uint32), "test")
     sc.render(ex)
     assert (other.pixels().reshape(-1, 4) == _rgba8(1.0, 1.0, 0.0, 1.0)).all()
+
+
+def test_a_clear_follows_its_background_program():
+    from uapi.isa import assemble
+
+    from .gpu import CLEAR_BG
+    sp = Space()
+    sc = Scene(sp, 64, 64, tiling="twiddled_compressed", clear=(0.0, 0.2, 0.4, 1.0))
+    ex = Executor(sysmem=False)
+    assert (sc.render(ex).reshape(-1, 4) == _rgba8(0.0, 0.2, 0.4, 1.0)).all()
+    assert (sc.render(ex).reshape(-1, 4) == _rgba8(0.0, 0.2, 0.4, 1.0)).all()
+    swapped = assemble(CLEAR_BG.replace("mov r4, u0", "mov r4, u2").replace("mov r6, u2", "mov r6, u0"))
+    assert len(swapped) == len(assemble(CLEAR_BG))
+    sp.mem.write(_record(sp, sc.bg, "USC_SHADER").code, swapped, "test")
+    assert (sc.render(ex).reshape(-1, 4) == _rgba8(0.4, 0.2, 0.0, 1.0)).all()
