@@ -420,7 +420,10 @@ def _mark_level_uncompressed(memory, lay, level: int, base: int) -> None:
     mode = np.uint64(layout.tile_mode_uncompressed(lay.format))
     meta = _window(memory, base + lo, size_B, read=True)
     if meta is not None:                                # read and written in place
-        meta.view(np.uint64)[words] = mode
+        if len(words) * 8 == size_B:                    # (distinct words filling the range: all of it)
+            meta.view(np.uint64).fill(mode)
+        else:
+            meta.view(np.uint64)[words] = mode
         return
     meta = memory.read(base + lo, size_B, "PBE").view(np.uint64)
     meta[words] = mode

@@ -605,7 +605,7 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
             if tvb.sysmem:
                 groups = [(None, None, True)]
             else:
-                tiles = np.arange(tvb.tiles_x * tvb.tiles_y, dtype=np.int64) if everything else ps.tiles
+                tiles = _all_tiles(tvb.tiles_x * tvb.tiles_y) if everything else ps.tiles
                 if len(tiles) == 0:
                     continue
                 tiles_done += len(tiles)
@@ -622,6 +622,21 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
         if st.geom.draw.statistics_va and st.shaded:
             add_statistics(command.memory, st.geom.draw.statistics_va, [0, 0, 0, 0, 0, st.shaded])
     command.counters.add(tiles=tiles_done if not tvb.sysmem else tvb.tiles_x * tvb.tiles_y, fragments=fragments)
+
+
+_ALL_TILES: dict = {}
+
+
+def _all_tiles(n: int) -> np.ndarray:
+    """``np.arange(n)`` (int64, read-only), remembered for the last few sizes: every
+    tile of a clear's pass."""
+    tiles = _ALL_TILES.get(n)
+    if tiles is None:
+        if len(_ALL_TILES) >= 8:
+            _ALL_TILES.clear()
+        tiles = _ALL_TILES[n] = np.arange(n, dtype=np.int64)
+        tiles.flags.writeable = False
+    return tiles
 
 
 def _fragment_group(executor, core, command, tvb, rows, tiles, region, all_tiles: bool, frame, states,
