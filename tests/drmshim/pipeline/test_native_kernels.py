@@ -80,11 +80,12 @@ def test_quads_single_sample_equal_numpy(monkeypatch, W, H, origin, region_h, or
     _same_arrays(native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, origin, minimal=True)[:9], want[:9])
 
 
-@pytest.mark.parametrize("tile", [2, 16])
-def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile):
+@pytest.mark.parametrize("tile, region", [(2, (64, 32)), (16, (64, 32)), (16, (48, 16))])
+def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile, region):
     """Records of whole tiles in tile order (the kernel's arithmetic records, a whole
     quad's at once), fragments of three triangles in record order with repeats (a
-    later fragment of a pixel replaces an earlier one, as numpy's)."""
+    later fragment of a pixel replaces an earlier one, as numpy's); a region smaller
+    than the frame leaves some fragments' lanes outside it."""
     monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
     rng = np.random.default_rng(41)
     W, H = 64, 32
@@ -93,13 +94,14 @@ def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile):
         ys, xs = np.nonzero(rng.random((H, W)) < 0.5)
         parts.append((np.full(len(xs), t, np.int32), xs.astype(np.int32), ys.astype(np.int32)))
     ftri, fx, fy = (np.concatenate(p) for p in zip(*parts))
-    y, x = np.mgrid[0:H, 0:W]
+    RW, RH = region
+    y, x = np.mgrid[0:RH, 0:RW]
     s = tile.bit_length() - 1
-    record_of = ((((y >> s) * (W >> s) + (x >> s)) << (2 * s)) + ((y & (tile - 1)) << s) + (x & (tile - 1)))
+    record_of = ((((y >> s) * (RW >> s) + (x >> s)) << (2 * s)) + ((y & (tile - 1)) << s) + (x & (tile - 1)))
     record_of = record_of.astype(np.int64)
     record_of.flags.writeable = False                  # (a remembered pixel map: native._tile_major)
     assert native._tile_major(record_of, (0, 0)) == s
-    f = np.argsort(record_of[fy, fx], kind="stable").astype(np.int64)
+    f = np.argsort(np.where((fx < RW) & (fy < RH), fy * W + fx, 1 << 20), kind="stable").astype(np.int64)
     f = np.concatenate([f, rng.choice(f, 200)])        # repeats, out of order
     got = native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, (0, 0), centres=True)
     assert got is not None
@@ -108,6 +110,7 @@ def test_quads_of_tile_major_records_equal_numpy(monkeypatch, tile):
     assert got[5].any() and not got[5].all()
     _same_minimal(native.quads_single_sample(fx, fy, ftri, f, W, H, record_of, (0, 0), centres=True, minimal=True),
                   want)
+    assert (want[7] == -1).any() == (region != (W, H))
 
 
 def test_minimal_quads_of_far_pixels_take_the_full_form(monkeypatch):
