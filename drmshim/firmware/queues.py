@@ -18,6 +18,17 @@ own thread, in order. The rules:
   on the same kind, or by the queue's own order (the compute queue completes
   compute commands in order, the fragment queue completes render commands).
 
+Which host thread executes an operation is not part of these rules. A render
+command given to idle firmware (no operation queued or running on the vertex or
+the fragment queue, and no barrier wait for its vertex half) has its vertex half
+run by the fragment queue's thread, just before its fragment half: the GPU is
+idle, so there is nothing for the vertex half to run ahead of, and waking the
+vertex thread would cost a thread hand-off (two, with the one back to the
+fragment thread) for nothing. Its events are still the vertex queue's (``RUN
+R1v`` in the Vertex queue). A later vertex half, queued while that one has not
+run, waits for it (a WAIT of the vertex queue on its own counter that no trace
+shows): vertex halves run in order.
+
 Counters are absolute per user queue: ``vertex`` (vertex halves run), ``render``
 (render commands fully complete, i.e. fragment halves and blits) and
 ``compute``. A barrier on boundary b of a job whose first render command has
@@ -38,6 +49,7 @@ from typing import Callable
 import numpy as np
 
 import uapi
+from uapi.drm import record_format
 
 from ..memory import GPUFault
 from .command import FirmwareCommand
@@ -52,7 +64,8 @@ QUEUE_NAMES = ("Compute", "Vertex", "Fragment")
 #: optional: ``run_fragment`` without it) and the timestamp pair it writes.
 _ENTRY = {"vertex": "run_vertex", "fragment": "run_fragment", "compute": "run_compute"}
 _STAMP = {"vertex": "vertex", "fragment": "fragment", "blit": "fragment", "compute": "compute"}
-_FEEDBACK_RECORD = uapi.ffi.typeof("struct drm_asahi_cmd_feedback *")
+_FEEDBACK_RECORD = record_format("struct drm_asahi_cmd_feedback")
+_FEEDBACK_NAMES = tuple(name for name, _ in uapi.ffi.typeof("struct drm_asahi_cmd_feedback").fields)
 #: The record's fields copied from the command's Feedback as they are.
 _FEEDBACK_FIELDS = ("status", "start_ns", "end_ns", "vertex_start_ns", "vertex_end_ns", "fragment_start_ns",
                     "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders")
@@ -88,6 +101,8 @@ class _Op:
     half: str = ""  # RUN: "vertex", "fragment", "compute"
     command: FirmwareCommand | None = None
     bumps: tuple[str, ...] = ()  # RUN: counters incremented when done
+    queue: str = ""  # the firmware queue the op belongs to, when another queue's thread runs it
+    hidden: bool = False  # WAIT: an order of the host threads, not of the firmware queues (no event)
 
 
 @dataclass
@@ -98,6 +113,7 @@ class _Ring:
     thread: threading.Thread | None = None
     cv: threading.Condition | None = None     # on the firmware's lock: this queue's thread waits on it
     idle: bool = False                        # its thread sleeps: no op, or its first op a WAIT not yet met
+    busy: bool = False                        # its thread runs a RUN (from taking it to counting it done)
     wakeups: int = 0                          # times its thread was woken (a test hook)
 
 
@@ -131,6 +147,7 @@ class Firmware:
         self.rings = {n: _Ring(n, cv=threading.Condition(lock)) for n in QUEUE_NAMES}
         self.in_flight: list[FirmwareJob] = []
         self._jobs = 0
+        self._inlined_vertex = 0      # the number of the last vertex half given to the fragment thread
         self._stopping = False
 
     # ------------------------------------------------------------ planning
@@ -162,8 +179,18 @@ class Firmware:
                     self._wait(vertex, "compute", base_c, command.cdm_barrier, job, None)
                     self.assigned["vertex"] += 1
                     self.assigned["render"] += 1
-                    vertex.ops.append(_Op("RUN", f"{command.name}v", job, half="vertex", command=command,
-                                          bumps=("vertex",)))
+                    run_vertex = _Op("RUN", f"{command.name}v", job, half="vertex", command=command,
+                                     bumps=("vertex",))
+                    if not (vertex.ops or vertex.busy or fragment.ops or fragment.busy):
+                        # idle firmware: the fragment thread runs the vertex half first
+                        run_vertex.queue = "Vertex"
+                        fragment.ops.append(run_vertex)
+                        self._inlined_vertex = self.assigned["vertex"]
+                    else:
+                        if self.done["vertex"] < self._inlined_vertex:     # vertex halves in order
+                            vertex.ops.append(_Op("WAIT", "", job, counter="vertex", target=self._inlined_vertex,
+                                                  hidden=True))
+                        vertex.ops.append(run_vertex)
                     fragment.ops.append(_Op("WAIT", f"{command.name}v", job, counter="vertex",
                                             target=self.assigned["vertex"]))
                     fragment.ops.append(_Op("RUN", f"{command.name}f", job, half="fragment", command=command,
@@ -197,7 +224,9 @@ class Firmware:
                 ring.thread.start()
 
     def _emit(self, ring: _Ring, op: _Op) -> None:
-        event = FirmwareEvent(self.name, op.job.seq, ring.name, op.op, op.what)
+        if op.hidden:
+            return
+        event = FirmwareEvent(self.name, op.job.seq, op.queue or ring.name, op.op, op.what)
         for listener in list(self.listeners):
             listener(event)
 
@@ -236,6 +265,7 @@ class Firmware:
                         op = ops[0]
                         if op.op == "RUN":
                             ops.popleft()
+                            ring.busy = True
                             break
                         if done[op.counter] >= op.target:
                             passed.append(ops.popleft())
@@ -256,6 +286,7 @@ class Firmware:
                 return
             self._run(op)
             with self.cv:
+                ring.busy = False
                 for counter in op.bumps:
                     done[counter] += 1
                 for other in self.rings.values():
@@ -357,8 +388,8 @@ class Firmware:
             fields["flags"] = (uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
                                | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
                                | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
-        record = uapi.ffi.new(_FEEDBACK_RECORD, fields)
-        command.physical[phys:phys + size_B] = np.frombuffer(uapi.ffi.buffer(record, size_B), dtype=np.uint8)
+        record = _FEEDBACK_RECORD.pack(*[fields.get(name, 0) for name in _FEEDBACK_NAMES])
+        command.physical[phys:phys + size_B] = np.frombuffer(record, np.uint8, size_B)
 
     # ------------------------------------------------------------ lifetime
     def drain(self, timeout_s: float | None = None) -> bool:

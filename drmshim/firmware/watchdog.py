@@ -73,9 +73,14 @@ class Budget:
     """One RUN's allowance of CPU time on the thread that executes it."""
 
     def __init__(self, timeout_ms: int):
-        self.timeout_ns = timeout_ms * 1_000_000
         self.thread_id = threading.get_ident()
         self.clock = time.pthread_getcpuclockid(self.thread_id)
+        self.reset(timeout_ms)
+
+    def reset(self, timeout_ms: int) -> None:
+        """A fresh allowance from now, on the same thread (one Budget per firmware
+        thread serves each of its RUNs in turn)."""
+        self.timeout_ns = timeout_ms * 1_000_000
         self.start_ns = time.thread_time_ns()
         self.deadline_ns = self.start_ns + self.timeout_ns
         self.unit = ""          # where the work was when last checked
@@ -203,7 +208,11 @@ def run_budgeted(timeout_ms: int, work, *args) -> tuple[BaseException | None, Bu
     the watchdog's exception was delivered counts as completed). Nothing escapes, and no
     asynchronous JobTimeout can arrive after this returns: disarming is retried
     until it completes without one being delivered on the way."""
-    budget = Budget(timeout_ms)
+    budget = getattr(_local, "spare", None)       # this thread's, from its last RUN
+    if budget is None or budget.armed:
+        budget = _local.spare = Budget(timeout_ms)
+    else:
+        budget.reset(timeout_ms)
     outcome: BaseException | None = None
     finished = False
     if budget.enabled:

@@ -24,13 +24,17 @@ nothing and changes nothing. Rules:
 
 from __future__ import annotations
 
+import struct
+
 import uapi
 from uapi import packets as P
+from uapi.drm import record_format
 
 from ..firmware import Attachment, FirmwareCommand, FirmwareJob
 from .errors import check, errno, fail
+from .scheduler import Job
 from .syncobj import Fence
-from .usercopy import array_size, copy_from_user, copy_ranges_from_user, struct_from_bytes
+from .usercopy import array_size, copy_from_user, copy_ranges_from_user
 
 __all__ = ["build_job", "RENDER_FLAGS", "UTILE_SIZES_PX"]
 
@@ -49,10 +53,20 @@ SYNC_SIZE_B = ffi.sizeof("struct drm_asahi_sync")
 ATTACHMENT_SIZE_B = ffi.sizeof("struct drm_asahi_attachment")
 FEEDBACK_SIZE_B = ffi.sizeof("struct drm_asahi_cmd_feedback")
 
+#: The flat records are decoded with ``struct`` formats derived from the UAPI's own
+#: struct layouts (one cffi struct per record cost more than the checks).
+_SYNC = record_format("struct drm_asahi_sync")
+_HEADER = record_format("struct drm_asahi_cmd_header")
+_ATTACHMENT = record_format("struct drm_asahi_attachment")
+_SYNCOBJ_TYPES = (uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ)
+#: cmd_type -> (kind, the payload's C struct, its cffi pointer type, its size, its queue sequence, name prefix)
 _PAYLOADS = {
-    uapi.DRM_ASAHI_CMD_RENDER: ("render", "struct drm_asahi_cmd_render"),
-    uapi.DRM_ASAHI_CMD_BLIT: ("blit", "struct drm_asahi_cmd_render"),
-    uapi.DRM_ASAHI_CMD_COMPUTE: ("compute", "struct drm_asahi_cmd_compute"),
+    cmd_type: (kind, ctype, ffi.typeof(f"{ctype} *"), ffi.sizeof(ctype), "compute" if kind == "compute" else "render",
+               "C" if kind == "compute" else "R")
+    for cmd_type, kind, ctype in (
+        (uapi.DRM_ASAHI_CMD_RENDER, "render", "struct drm_asahi_cmd_render"),
+        (uapi.DRM_ASAHI_CMD_BLIT, "blit", "struct drm_asahi_cmd_render"),
+        (uapi.DRM_ASAHI_CMD_COMPUTE, "compute", "struct drm_asahi_cmd_compute"))
 }
 _ATTACHMENT_KINDS = {
     uapi.DRM_ASAHI_SET_VERTEX_ATTACHMENTS: "vertex",
@@ -69,21 +83,20 @@ def _syncs(file, args, raw: bytes | None) -> tuple[list[Fence], list[tuple[objec
         raw = copy_from_user(args.syncs, array_size(count, SYNC_SIZE_B))
     in_fences: list[Fence] = []
     outs = []
-    for i in range(count):
-        sync = struct_from_bytes("struct drm_asahi_sync", raw[i * SYNC_SIZE_B:(i + 1) * SYNC_SIZE_B])
-        if sync.sync_type not in (uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ):
-            raise fail(errno.EINVAL, f"sync {i}: unknown sync_type {sync.sync_type}")
-        syncobj = file.syncobj(sync.handle)
-        binary = sync.sync_type == uapi.DRM_ASAHI_SYNC_SYNCOBJ
-        if binary and sync.timeline_value:
+    ins = args.in_sync_count
+    for i, (sync_type, handle, point) in enumerate(_SYNC.iter_unpack(raw)):
+        if sync_type not in _SYNCOBJ_TYPES:
+            raise fail(errno.EINVAL, f"sync {i}: unknown sync_type {sync_type}")
+        syncobj = file.syncobj(handle)
+        if point and sync_type == uapi.DRM_ASAHI_SYNC_SYNCOBJ:
             raise fail(errno.EINVAL, f"sync {i}: a binary sync object with a point")
-        if i < args.in_sync_count:
-            fences = syncobj.resolve(sync.timeline_value)
+        if i < ins:
+            fences = syncobj.resolve(point)
             if fences is None:
                 raise fail(errno.EINVAL, f"in-sync {i} has no fence")
             in_fences.extend(fences)
         else:
-            outs.append((syncobj, sync.sync_type, sync.timeline_value))
+            outs.append((syncobj, sync_type, point))
     return in_fences, outs, raw
 
 
@@ -113,6 +126,8 @@ def _timestamp_targets(file, cmd, kind: str, index: int, references: list) -> di
         {"fragment": cmd.ts_frag} if kind == "blit" else {"vertex": cmd.ts_vtx, "fragment": cmd.ts_frag})
     targets = {}
     for stage, stamps in pairs.items():
+        if not (stamps.start.handle or stamps.end.handle):
+            continue
         for edge in ("start", "end"):
             stamp = getattr(stamps, edge)
             if stamp.handle == 0:
@@ -140,9 +155,7 @@ def _feedback_target(file, cmd, index: int, references: list) -> tuple[int, int]
     return gem.phys + cmd.feedback_offset, size_B
 
 
-def _attachments(payload: bytes, header, index: int, max_attachments: int) -> list[Attachment]:
-    if not (header.vdm_barrier == NONE and header.cdm_barrier == NONE):
-        raise fail(errno.EINVAL, f"command {index}: attachment records take no barriers")
+def _attachments(payload, index: int, max_attachments: int) -> list[Attachment]:
     if len(payload) % ATTACHMENT_SIZE_B != 0:
         raise fail(errno.EINVAL,
                    f"command {index}: attachment payload of {len(payload)} bytes is not a whole number of records")
@@ -150,11 +163,10 @@ def _attachments(payload: bytes, header, index: int, max_attachments: int) -> li
     if count > max_attachments:
         raise fail(errno.EINVAL, f"command {index}: {count} attachments > {max_attachments}")
     out = []
-    for i in range(count):
-        att = struct_from_bytes("struct drm_asahi_attachment", payload[i * ATTACHMENT_SIZE_B:(i + 1) * ATTACHMENT_SIZE_B])
-        if not (att.pad == 0 and att.flags == 0):
+    for i, (pointer, size_B, pad, flags) in enumerate(_ATTACHMENT.iter_unpack(payload)):
+        if pad or flags:
             raise fail(errno.EINVAL, f"command {index}: attachment {i} pad/flags nonzero")
-        out.append(Attachment(att.pointer, att.size, att.flags))
+        out.append(Attachment(pointer, size_B, flags))
     return out
 
 
@@ -162,8 +174,6 @@ def build_job(kernel, file, args):
     """Validate ``args`` (a ``struct drm_asahi_submit``) and return (queue, job, outs,
     copied): ``copied`` is the bytes of the sync array and of the command buffer as
     they were copied from userspace (once: the capture hooks read them too)."""
-    from .scheduler import Job
-
     check(args.flags == 0, errno.EINVAL, "submit flags must be zero")
     check(args.pad == 0, errno.EINVAL, "submit pad must be zero")
     queue = file.queue(args.queue_id)
@@ -180,33 +190,48 @@ def build_job(kernel, file, args):
     config = kernel.config
     commands: list[FirmwareCommand] = []
     references: list = []
-    attachments = {"vertex": [], "fragment": [], "compute": []}
+    vertex_attachments: list = []
+    fragment_attachments: list = []
+    compute_attachments: list = []
     seen = {"render": 0, "compute": 0}
+    view = memoryview(buf)
+    size = len(buf)
     pos = index = 0
     try:
-        while pos < len(buf):
-            if pos + HEADER_SIZE_B > len(buf):
+        while pos < size:
+            if pos + HEADER_SIZE_B > size:
                 raise fail(errno.EINVAL, f"command {index}: truncated header")
-            header = struct_from_bytes("struct drm_asahi_cmd_header", buf[pos:pos + HEADER_SIZE_B])
-            end = pos + HEADER_SIZE_B + header.size
-            if end > len(buf):
+            cmd_type, payload_B, vdm_barrier, cdm_barrier = _HEADER.unpack_from(buf, pos)
+            start = pos + HEADER_SIZE_B
+            pos = start + payload_B
+            if pos > size:
                 raise fail(errno.EINVAL, f"command {index}: payload runs past the command buffer")
-            payload = buf[pos + HEADER_SIZE_B:end]
-            pos = end
-            if header.cmd_type in _ATTACHMENT_KINDS:
-                attachments[_ATTACHMENT_KINDS[header.cmd_type]] = _attachments(
-                    payload, header, index, config.max_attachments)
+            if cmd_type in _ATTACHMENT_KINDS:
+                if not (vdm_barrier == NONE and cdm_barrier == NONE):
+                    raise fail(errno.EINVAL, f"command {index}: attachment records take no barriers")
+                found = _attachments(view[start:pos], index, config.max_attachments)
+                kind = _ATTACHMENT_KINDS[cmd_type]
+                if kind == "vertex":
+                    vertex_attachments = found
+                elif kind == "fragment":
+                    fragment_attachments = found
+                else:
+                    compute_attachments = found
                 continue
-            if header.cmd_type not in _PAYLOADS:
-                raise fail(errno.EINVAL, f"command {index}: unknown cmd_type {header.cmd_type}")
-            kind, ctype = _PAYLOADS[header.cmd_type]
-            if header.size > ffi.sizeof(ctype):
-                raise fail(errno.EINVAL, f"command {index}: {header.size}-byte payload larger than {ctype}")
+            known = _PAYLOADS.get(cmd_type)
+            if known is None:
+                raise fail(errno.EINVAL, f"command {index}: unknown cmd_type {cmd_type}")
+            kind, ctype, pointer, struct_B, seq, letter = known
+            if payload_B > struct_B:
+                raise fail(errno.EINVAL, f"command {index}: {payload_B}-byte payload larger than {ctype}")
             if len(commands) >= config.max_commands_per_submission:
                 raise fail(errno.EINVAL, f"more than {config.max_commands_per_submission} commands")
-            _check_barrier(header.vdm_barrier, seen["render"], "render (vdm)", index)
-            _check_barrier(header.cdm_barrier, seen["compute"], "compute (cdm)", index)
-            cmd = struct_from_bytes(ctype, payload)
+            if vdm_barrier != NONE:
+                _check_barrier(vdm_barrier, seen["render"], "render (vdm)", index)
+            if cdm_barrier != NONE:
+                _check_barrier(cdm_barrier, seen["compute"], "compute (cdm)", index)
+            cmd = ffi.new(pointer)      # zero-extended when the payload is shorter
+            ffi.memmove(cmd, view[start:pos], payload_B)
             if kind == "compute":
                 if cmd.flags != 0:
                     raise fail(errno.EINVAL, f"command {index}: compute flags must be zero")
@@ -214,18 +239,17 @@ def build_job(kernel, file, args):
                 _check_render(cmd, index)
             timestamps = _timestamp_targets(file, cmd, kind, index, references)
             feedback = _feedback_target(file, cmd, index, references)
-            seq = "compute" if kind == "compute" else "render"
             seen[seq] += 1
             faults: list = []
             commands.append(FirmwareCommand(
-                kind=kind, index=index, name=f"{'C' if seq == 'compute' else 'R'}{seen[seq]}", cmd=cmd,
+                kind=kind, index=index, name=f"{letter}{seen[seq]}", cmd=cmd,
                 memory=queue.vm.view(faults), vm=queue.vm, usc_exec_base=queue.usc_exec_base, config=config,
                 counters=queue.counters, faults=faults,
-                vertex_attachments=list(attachments["vertex"]) if kind == "render" else [],
-                fragment_attachments=list(attachments["fragment"]) if kind != "compute" else [],
-                compute_attachments=list(attachments["compute"]) if kind == "compute" else [],
+                vertex_attachments=list(vertex_attachments) if kind == "render" else [],
+                fragment_attachments=list(fragment_attachments) if kind != "compute" else [],
+                compute_attachments=list(compute_attachments) if kind == "compute" else [],
                 timestamp_targets=timestamps, feedback_target=feedback, physical=kernel.arena.bytes,
-                vdm_barrier=header.vdm_barrier, cdm_barrier=header.cdm_barrier))
+                vdm_barrier=vdm_barrier, cdm_barrier=cdm_barrier))
             index += 1
         check(len(commands) >= 1, errno.EINVAL, "a submission needs at least one hardware command")
     except OSError:

@@ -266,29 +266,17 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
     """
     with state.lock:
         resolved: list[list[Fence] | None] = [sync.resolve(point) for sync, point in entries]
-        if not for_submit and any(r is None for r in resolved):
+        if not for_submit and None in resolved:
             raise fail(errno.EINVAL, "a sync object point has no fence (and no WAIT_FOR_SUBMIT)")
         waiter = None       # made only if the wait must block
-
-        def done(i: int) -> bool:
-            if resolved[i] is None:
-                resolved[i] = entries[i][0].resolve(entries[i][1])
-            fences = resolved[i]
-            return fences is not None and (available or all(f.signaled for f in fences))
-
-        def watch(i: int) -> None:
-            """Be woken by what entry i still waits for: its sync object while the point
-            has no fence, then the fences (their own signals only)."""
-            if resolved[i] is None:
-                waiter.watch(entries[i][0])
-            else:
-                for fence in resolved[i]:
-                    waiter.watch(fence)
-
         try:
             while True:
-                states = [done(i) for i in range(len(entries))]
-                if all(states) or (not wait_all and any(states)):
+                states = []
+                for i, fences in enumerate(resolved):
+                    if fences is None:
+                        fences = resolved[i] = entries[i][0].resolve(entries[i][1])
+                    states.append(fences is not None and (available or all(f.signaled for f in fences)))
+                if all(states) if wait_all else any(states):
                     return states.index(True)
                 remaining = _remaining_s(deadline_ns)
                 if remaining <= 0:
@@ -296,8 +284,15 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
                 if waiter is None:
                     waiter = state.waiter()
                 for i, ready in enumerate(states):
-                    if not ready:
-                        watch(i)
+                    # be woken by what entry i still waits for: its sync object while the
+                    # point has no fence, then the fences (their own signals only)
+                    if ready:
+                        continue
+                    if resolved[i] is None:
+                        waiter.watch(entries[i][0])
+                    else:
+                        for fence in resolved[i]:
+                            waiter.watch(fence)
                 waiter.wait(remaining)
         finally:
             if waiter is not None:

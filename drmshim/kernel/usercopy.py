@@ -60,6 +60,7 @@ _process_vm_writev = _vm_call("process_vm_writev")
 _local = threading.local()
 _UINTPTR = ffi.typeof("uintptr_t")
 _struct_types: dict[str, tuple[object, int]] = {}
+_POINTER_TYPES: set = set()     # the cffi pointer and array types ioctl arguments came as
 
 
 def _struct_type(ctype: str) -> tuple[object, int]:
@@ -260,11 +261,13 @@ def address_of(cdata) -> int:
     if not isinstance(cdata, ffi.CData):
         raise fail(errno.EFAULT, f"the ioctl argument is not a pointer to memory ({type(cdata).__name__})")
     try:
-        kind = ffi.typeof(cdata).kind
+        ctype = ffi.typeof(cdata)
     except TypeError:
         raise fail(errno.EFAULT, "the ioctl argument is not a pointer to memory") from None
-    if kind not in ("pointer", "array"):
-        raise fail(errno.EFAULT, f"the ioctl argument is a {kind}, not a pointer")
+    if ctype not in _POINTER_TYPES:
+        if ctype.kind not in ("pointer", "array"):
+            raise fail(errno.EFAULT, f"the ioctl argument is a {ctype.kind}, not a pointer")
+        _POINTER_TYPES.add(ctype)
     return int(ffi.cast(_UINTPTR, cdata))
 
 
@@ -275,3 +278,4 @@ def struct_from_bytes(ctype: str, data: bytes):
     n = min(len(data), struct_size_B)
     ffi.memmove(out, data, n)
     return out
+

@@ -4,10 +4,10 @@ command buffer, the user copies, the queue hand-over, the firmware threads'
 dispatch, completion, feedback, the fence signal and the SYNCOBJ_WAIT that sees
 it), on a kernel whose executor runs nothing (``NullExecutor``).
 
-Each submission is one render command (a vertex and a fragment half) with one
-out-sync, waited for at once, as a glFinish after a frame does: a hand-off from
-the submitting thread to the vertex queue's thread, from it to the fragment
-queue's thread, and from that back to the waiter.
+Each submission is what the GL driver submits for a frame: a
+SET_FRAGMENT_ATTACHMENTS record (the render target) and one render command (a
+vertex and a fragment half) with a feedback record, and one out-sync, waited for
+at once, as a glFinish after a frame does.
 
 Rows (microseconds per submission, best of three runs): process CPU (every
 thread), wall, and each thread's CPU with the time it was runnable but waited for
@@ -55,7 +55,7 @@ def _role(name: str) -> str:
 def run(submissions: int = 2000) -> list[tuple[str, float, str]]:
     import uapi
     from drmshim.firmware import NullExecutor
-    from tests.drmshim.kernel.helpers import Dev, private_device, ptr, render
+    from tests.drmshim.kernel.helpers import Dev, attachments, private_device, ptr, render
 
     ffi = uapi.ffi
     kernel, path = private_device(gpu=NullExecutor())
@@ -63,7 +63,9 @@ def run(submissions: int = 2000) -> list[tuple[str, float, str]]:
     try:
         queue = dev.queue(dev.vm())
         out = dev.syncobj()
-        command = render()
+        feedback = dev.gem()
+        command = attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, [{"pointer": 1 << 32, "size": 1 << 20}]) \
+            + render(feedback_handle=feedback, feedback_size=ffi.sizeof("struct drm_asahi_cmd_feedback"))
         cmdbuf = ffi.new("char[]", command)
         syncs = ffi.new("struct drm_asahi_sync[]", [{"sync_type": uapi.DRM_ASAHI_SYNC_SYNCOBJ, "handle": out}])
         submit = ffi.new("struct drm_asahi_submit *", dict(

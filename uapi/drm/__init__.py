@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from .header import HEADER, constants, ffi
 from .ioctls import BY_NR, BY_REQUEST, IOCTLS, IoctlSpec, ioc, ioc_nr, ioc_size, request_numbers
+from .records import record_format
 
 _exported = {**constants, **request_numbers()}
 globals().update(_exported)
 
 __all__ = ["HEADER", "ffi", "constants", "IOCTLS", "IoctlSpec", "BY_REQUEST", "BY_NR",
-           "ioc", "ioc_nr", "ioc_size", "request_numbers", *sorted(_exported)]
+           "ioc", "ioc_nr", "ioc_size", "request_numbers", "record_format", *sorted(_exported)]

@@ -115,34 +115,109 @@ def test_waits_are_numbered_within_each_job_and_not_repeated_across_jobs():
     assert vertex == [(1, "WAIT C0"), (1, "RUN R1v"), (2, "RUN R1v")]
 
 
-def test_a_firmware_thread_is_woken_only_for_work_it_can_start():
-    """The fragment thread is not woken when a render command is queued (its first
-    op is a WAIT for the vertex half) but once, when the vertex half is done; the
-    vertex thread once per command. (It used to be woken for the WAIT too.)"""
-    vertex_gate, vertex_started = threading.Event(), threading.Event()
-
-    class Gated(NullExecutor):
-        def run_vertex(self, command):
-            vertex_started.set()
-            assert vertex_gate.wait(10)
-
-    done = threading.Event()
-    fw = Firmware("q", Gated(), None, [])
+def _idle_firmware(executor, listeners=()):
+    """Firmware whose three threads run and are all asleep, with nothing queued."""
+    fw = Firmware("q", executor, None, list(listeners))
     fw.submit(FirmwareJob([_command("compute", "C1")], on_complete=lambda e: None))   # starts the threads
     assert fw.drain(5)
     deadline = time.monotonic() + 5
     while not all(ring.idle for ring in fw.rings.values()):     # every thread asleep
         assert time.monotonic() < deadline
         time.sleep(0.001)
+    return fw
+
+
+def test_idle_firmware_runs_a_render_in_the_fragment_thread_alone():
+    """A render command given to idle firmware wakes the fragment thread once, which
+    runs the vertex half and then the fragment half; the vertex thread sleeps on.
+    The events are still those of the two firmware queues. (Before, the vertex
+    thread was woken for the vertex half and then woke the fragment thread.)"""
+    threads = []
+
+    class Recording(NullExecutor):
+        def run_vertex(self, command):
+            threads.append(("vertex", threading.current_thread().name))
+
+        def run_fragment(self, command):
+            threads.append(("fragment", threading.current_thread().name))
+
+    events, done = [], threading.Event()
+    fw = _idle_firmware(Recording(), [lambda e: events.append((e.queue, str(e)))])
+    events.clear()
     base = {name: ring.wakeups for name, ring in fw.rings.items()}
     fw.submit(FirmwareJob([_command("render", "R1")], on_complete=lambda e: done.set()))
+    assert done.wait(5)
+    woken = {name: ring.wakeups - base[name] for name, ring in fw.rings.items()}
+    fw.stop()
+    assert woken == {"Compute": 0, "Vertex": 0, "Fragment": 1}
+    assert [half for half, _ in threads] == ["vertex", "fragment"]
+    assert all(name.endswith("-Fragment") for _, name in threads)
+    assert events == [("Vertex", "RUN R1v"), ("Fragment", "WAIT R1v"), ("Fragment", "RUN R1f")]
+
+
+def test_a_vertex_half_queued_behind_one_the_fragment_thread_runs_waits_for_it():
+    """R1 goes to idle firmware (the fragment thread runs R1v); R2, submitted while
+    R1v runs, goes to the vertex thread, which must not start R2v before R1v ends."""
+    vertex_gate, vertex_started = threading.Event(), threading.Event()
+    log = []
+
+    class Gated(NullExecutor):
+        def run_vertex(self, command):
+            log.append(("vertex", command.name))
+            if command.name == "R1":
+                vertex_started.set()
+                assert vertex_gate.wait(10)
+            log.append(("vertex done", command.name))
+
+    done = threading.Event()
+    fw = _idle_firmware(Gated())
+    fw.submit(FirmwareJob([_command("render", "R1")], on_complete=lambda e: None))
     assert vertex_started.wait(5)
+    fw.submit(FirmwareJob([_command("render", "R2")], on_complete=lambda e: done.set()))
+    time.sleep(0.1)
+    assert ("vertex", "R2") not in log
+    vertex_gate.set()
+    assert done.wait(5)
+    fw.stop()
+    assert log == [("vertex", "R1"), ("vertex done", "R1"), ("vertex", "R2"), ("vertex done", "R2")]
+
+
+def test_a_firmware_thread_is_woken_only_for_work_it_can_start():
+    """With the fragment queue busy, a render command's vertex half goes to the vertex
+    thread (it runs ahead): the fragment thread is not woken for the WAIT on it but
+    once, when the vertex half is done; the vertex thread once per command."""
+    fragment_gate, fragment_started = threading.Event(), threading.Event()
+    vertex_gate, vertex_started = threading.Event(), threading.Event()
+
+    class Gated(NullExecutor):
+        def run_vertex(self, command):
+            if command.name == "R2":
+                vertex_started.set()
+                assert vertex_gate.wait(10)
+
+        def run_fragment(self, command):
+            if command.name == "R1":
+                fragment_started.set()
+                assert fragment_gate.wait(10)
+
+    done = threading.Event()
+    fw = _idle_firmware(Gated())
+    fw.submit(FirmwareJob([_command("render", "R1")], on_complete=lambda e: None))
+    assert fragment_started.wait(5)
+    fw.submit(FirmwareJob([_command("render", "R2")], on_complete=lambda e: done.set()))
+    assert vertex_started.wait(5)
+    base = {name: ring.wakeups for name, ring in fw.rings.items()}
+    fragment_gate.set()
+    deadline = time.monotonic() + 5
+    while not fw.rings["Fragment"].idle:          # R1f done, asleep on the WAIT for R2v
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
     assert fw.rings["Fragment"].wakeups == base["Fragment"]       # not woken for its WAIT
     vertex_gate.set()
     assert done.wait(5)
     woken = {name: ring.wakeups - base[name] for name, ring in fw.rings.items()}
     fw.stop()
-    assert woken == {"Compute": 0, "Vertex": 1, "Fragment": 1}
+    assert woken == {"Compute": 0, "Vertex": 0, "Fragment": 1}
 
 
 def test_fw_debug_logs_every_event(open_private, monkeypatch, capsys):
