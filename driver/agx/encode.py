@@ -974,6 +974,13 @@ def _encode_one(ctx, info: DrawInfo, d, indirect_record=None) -> None:
     mode = info.mode
     if mode not in _PRIMS and mode not in _ADJACENCY and mode not in (PipePrim.QUADS, PipePrim.QUAD_STRIP):
         return      # patches: no tessellation stages
+    index_res = info.index_resource if info.index_size and info.index_user_buffer is None else None
+    if index_res is not None and index_res.writer is not None and index_res.writer is ctx.batches.get(ctx.fb):
+        # the batch this draw goes into wrote its index buffer (transform feedback captured
+        # into it): a CPU read of the indices (capture, converted topologies) would submit
+        # that batch half-way through this draw's encoding, so it is submitted first
+        ctx.stats["flushes_for_hazards"] += 1
+        ctx._flush_batch(index_res.writer)
     batch = ctx.render_batch()
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"

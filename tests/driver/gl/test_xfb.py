@@ -153,6 +153,48 @@ def test_indexed_base_vertex_instanced_with_restart():
         np.testing.assert_allclose(got, np.concatenate([want, want]), rtol=1e-6)
 
 
+CHAIN_VS = """#version 330
+out int next;
+out float shade;
+void main() {
+    gl_Position = vec4((float(gl_VertexID) + 0.5) / 4.0 - 1.0, 0.0, 0.0, 1.0);
+    shade = float(gl_VertexID + 1) / 8.0;
+    next = gl_VertexID + 1;
+}"""
+CHAIN_FS = """#version 330
+in float shade;
+out vec4 o;
+void main() { o = vec4(shade, 0.0, 0.0, 1.0); }"""
+
+
+def test_captured_indices_feed_the_next_draw_of_the_same_batch():
+    """A buffer transform feedback writes is the index buffer of the very next draw, with
+    no read-back in between (GL needs no barrier for it): each draw captures its vertex id
+    + 1, which the next draw reads as its index. Six draws alternate two buffers; the
+    points land in pixels 0..5 of an 8-pixel row with red (id + 1) / 8."""
+    with driver.Context(api="gl43", width=8, height=1) as ctx:
+        _program(ctx, ["next"], vs=CHAIN_VS, fs=CHAIN_FS)
+        ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+        bufs = ctx.glGenBuffers(2)
+        for b in bufs:
+            ctx.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+            ctx.glBufferData(E.GL_ARRAY_BUFFER, 4, np.zeros(1, np.uint32), E.GL_STREAM_COPY)
+        ctx.glClearColor(0, 0, 0, 0)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        for i in range(6):
+            ctx.glBindBuffer(E.GL_ELEMENT_ARRAY_BUFFER, bufs[i % 2])
+            ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, bufs[(i + 1) % 2])
+            ctx.glBeginTransformFeedback(E.GL_POINTS)
+            ctx.glDrawElements(E.GL_POINTS, 1, E.GL_UNSIGNED_INT, 0)
+            ctx.glEndTransformFeedback()
+        expect(ctx, E.GL_NO_ERROR)
+        red = np.frombuffer(ctx.glReadPixels(0, 0, 8, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)[0::4]
+        ctx.glBindBuffer(E.GL_COPY_READ_BUFFER, bufs[0])
+        last = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_COPY_READ_BUFFER, 0, 4)), np.uint32)
+    np.testing.assert_allclose(red, [32, 64, 96, 128, 159, 191, 0, 0], atol=1)     # (id + 1) / 8 * 255
+    assert last.tolist() == [6]             # the sixth draw (id 5) wrote 6 into buffer 0
+
+
 MATRIX_VS = """#version 330
 in vec4 p;
 out mat3 m;
