@@ -4,7 +4,7 @@ Sole responsibility: parse the comma-separated words of ``SHIMGL_DEBUG`` (read
 each call, so tests and tools may change the environment). Each layer asks for the
 words it understands (``trace``, ``fw``, ``sync``, ``flush``, ``sysmem``, ``nohsr``,
 ``nocompress``, ``shaders``, ``shaderdb``, ``scoreboard``, ``validate``, ``abi``,
-``calls``); the list is in the README.
+``calls``, ``norepeat``); the list is in the README.
 """
 
 from __future__ import annotations

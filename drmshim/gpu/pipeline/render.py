@@ -189,10 +189,11 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     key = (cmd.vdm_ctrl_stream_base, W, H, S, T, sysmem, hsr, executor.tvb_entries, cmd.sampler_heap,
            tvb.depth_format)
     memory = command.memory
-    known = repeat.recall(memory, key)
+    remembering = repeat.active()
+    known = repeat.recall(memory, key) if remembering else None
     if known is not None:
         return _again(executor, command, tvb, known)
-    recorder = repeat.Recorder(memory) if repeat.COMMANDS else None
+    recorder = repeat.Recorder(memory) if remembering else None
     faults = len(command.faults), len(getattr(memory, "faults", ()))
     tvb.core = core = executor.core(command)
     if recorder is not None:

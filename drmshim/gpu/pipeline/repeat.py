@@ -18,6 +18,8 @@ now, byte for byte, through the memory's window (which never faults: a range
 that is no longer readable is a miss). Nothing is trusted that is not compared.
 The result's arrays are read-only (the fragment half only reads them); the
 command's feedback and counters get what the recorded half gave them.
+``SHIMGL_DEBUG=norepeat`` turns it off (so do ``interp``, ``scoreboard``, ``trace``
+and ``fw``: ``STEP_ASIDE``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ import threading
 
 import numpy as np
 
-__all__ = ["Recorder", "recall", "remember", "COMMANDS", "DRAWS", "MAX_BYTES", "MAX_SPANS"]
+from ...firmware import debug_enabled
+
+__all__ = ["Recorder", "active", "recall", "remember", "COMMANDS", "DRAWS", "MAX_BYTES", "MAX_SPANS",
+           "STEP_ASIDE"]
 
 #: How many recorded vertex halves are kept (0: none is remembered).
 COMMANDS = 8
@@ -38,8 +43,19 @@ MAX_SPANS = 256
 #: thousands of tiny draws differ command to command).
 DRAWS = 16
 
+#: ``SHIMGL_DEBUG`` words under which every vertex half runs (neither recorded nor
+#: taken again): ``norepeat`` itself, and those that ask to see or check the GPU's
+#: work (the interpreter as the specification, the scoreboard, the ioctl and
+#: firmware traces).
+STEP_ASIDE = ("norepeat", "interp", "scoreboard", "trace", "fw")
+
 _LOCK = threading.Lock()
 _KEPT: dict = {}        # key -> (spans, result)
+
+
+def active() -> bool:
+    """Whether vertex halves are remembered and taken again now."""
+    return COMMANDS > 0 and not any(debug_enabled(w) for w in STEP_ASIDE)
 
 
 class Recorder:

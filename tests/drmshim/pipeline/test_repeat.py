@@ -232,6 +232,25 @@ def test_halves_that_write_memory_are_not_remembered(on):
     assert one[0] > 0
 
 
+@pytest.mark.parametrize("word", ["norepeat", "interp", "scoreboard", "trace", "fw"])
+def test_debug_words_make_every_half_run(on, monkeypatch, word):
+    """SHIMGL_DEBUG=norepeat, and the words that ask to see or check the GPU's work,
+    run every vertex half: nothing is taken again nor kept."""
+    sc = _scene()
+    first = sc.command()
+    image = _run(sc, first)[0]
+    assert len(on) == 1 and repeat._KEPT
+    monkeypatch.setenv("SHIMGL_DEBUG", f"sysmem,{word}")
+    assert not repeat.active()
+    np.testing.assert_array_equal(_run(sc, _again(first))[0], image)
+    assert len(on) == 2
+    repeat.forget()
+    _run(sc, _again(first))
+    assert len(on) == 3 and not repeat._KEPT
+    monkeypatch.setenv("SHIMGL_DEBUG", "sysmem")
+    assert repeat.active()
+
+
 def test_a_command_of_many_draws_is_not_recorded(on, monkeypatch):
     monkeypatch.setattr(repeat, "DRAWS", 3)              # the scene has 4
     sc = _scene()
