@@ -201,7 +201,7 @@ def _analysis(prog, cache: dict):
 def uniform_record(core, pipe, record_B: int, cache: dict):
     """For a program whose every lane computes the same thing (no lane-varying input,
     no memory access), the tile-record bytes it writes: (written bool[record_B],
-    value uint8[record_B]) found by running one lane twice (records of 0x00 and
+    value uint8[record_B]) found by running two lanes once (records of 0x00 and
     0xFF). None for any other program. Running it per lane would write the same
     bytes into every record, so the caller broadcasts them."""
     prog = core.load(pipe.code_va)
@@ -209,13 +209,13 @@ def uniform_record(core, pipe, record_B: int, cache: dict):
     def make():
         if any(ins.op.name in LANE_VARYING for _, ins in prog.instructions):
             return None
-        runs = []
-        for fill in (0x00, 0xFF):
-            rec = np.full((1, record_B), fill, np.uint8)
-            core.run(pipe.code_va, ExecContext(lanes=1, tile_buffer=rec, tile_index=np.zeros(1, np.int64),
-                                               **pipe.context_fields()))
-            runs.append(rec[0])
-        return runs[0] == runs[1], runs[0]
+        # one run of two lanes (every lane computes the same thing), each on its own
+        # record: one of 0x00 bytes, one of 0xFF
+        recs = np.empty((2, record_B), np.uint8)
+        recs[0], recs[1] = 0x00, 0xFF
+        core.run(pipe.code_va, ExecContext(lanes=2, tile_buffer=recs, tile_index=np.arange(2, dtype=np.int64),
+                                           **pipe.context_fields()))
+        return recs[0] == recs[1], recs[0].copy()
     return _cached(cache, prog, ("uniform", pipe.uniforms.tobytes(), record_B), make)
 
 

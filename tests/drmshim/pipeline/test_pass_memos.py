@@ -121,3 +121,22 @@ def test_a_clear_follows_its_background_program():
     assert len(swapped) == len(assemble(CLEAR_BG))
     sp.mem.write(_record(sp, sc.bg, "USC_SHADER").code, swapped, "test")
     assert (sc.render(ex).reshape(-1, 4) == _rgba8(0.4, 0.2, 0.0, 1.0)).all()
+
+
+def test_uniform_record_finds_the_bytes_written_on_every_lane():
+    """A lane-uniform program's record (``fragment.uniform_record``): the bytes it
+    writes (a partial store: channels 0 and 2 of an RGBA8 word, then a whole word at
+    byte 4) and their values, by hand; a program reading a special register is not
+    uniform."""
+    from drmshim.gpu.pipeline.executor import GuardedCore
+    from drmshim.gpu.pipeline.usc_words import read_pipeline
+    sp = Space()
+    asm = "\n".join(["mov_imm r4, 0x3f800000", "mov_imm r5, 0x3f000000", "mov_imm r6, 0x3e800000",
+                     "mov_imm r7, 0", "st_tile.unorm8 r4_r5_r6_r7, 0, 5",
+                     "mov_imm r8, 0x12345678", "st_tile.i32 r8, 4, 1", "stop"])
+    pipe = read_pipeline(sp.mem, sp.usc(asm), "PDM")
+    written, value = fragment.uniform_record(GuardedCore(sp.mem), pipe, 12, {})
+    assert written.tolist() == [True, False, True, False] + [True] * 4 + [False] * 4
+    assert value[[0, 2]].tolist() == [255, 64] and value[4:8].view("<u4")[0] == 0x12345678
+    varying = read_pipeline(sp.mem, sp.usc("get_sr r4, pixel_x\nst_tile.i32 r4, 0, 1\nstop"), "PDM")
+    assert fragment.uniform_record(GuardedCore(sp.mem), varying, 4, {}) is None
