@@ -32,6 +32,85 @@ def _feedback_buffers(layout) -> list[int]:
     return sorted({v.buffer for v in layout.varyings if v.output is not None})
 
 
+# the graphics stages in pipeline order: a program's first and last stages of these
+# give GL_PROGRAM_INPUT and GL_PROGRAM_OUTPUT
+_GRAPHICS_STAGES = ("vertex", "tess_control", "tess_evaluation", "geometry", "fragment")
+
+
+def _basic_entries(name: str, t):
+    """(resource name, element type, array size) of a variable of type ``t`` (GL 4.6
+    section 7.3.1.1): one entry for a basic type, ``name[0]`` for an array of basic
+    types, an entry per member for a structure and per element for an array of them."""
+    if t.base == "array" and t.element.base not in ("array", "struct"):
+        return [(name + "[0]", t.element, t.length or 1)]
+    if t.base == "array":
+        return [e for i in range(t.length or 1) for e in _basic_entries(f"{name}[{i}]", t.element)]
+    if t.base == "struct":
+        return [e for f in t.fields for e in _basic_entries(f"{name}.{f.name}", f.type)]
+    return [(name, t, 1)]
+
+
+def _used_members(unit, variable: str) -> set[str]:
+    """The members of a built-in block array (gl_in, gl_out) the shader accesses."""
+    from compiler.glsl.ast import FieldAccess, Index, VariableRef, walk
+    used = set()
+    for decl in unit.declarations:
+        for node in walk(decl):
+            if isinstance(node, FieldAccess):
+                base = node.base.base if isinstance(node.base, Index) else node.base
+                if isinstance(base, VariableRef) and base.name == variable:
+                    used.add(node.field)
+    return used
+
+
+def _stage_io(ls, stage: str, storage: str) -> list[tuple[str, dict]]:
+    """(name, properties) of the active inputs (``storage`` "in") or outputs ("out") of
+    a program stage other than the vertex inputs and fragment outputs, as Mesa lists
+    them: user variables (a per-vertex array keeps its array: ``v[0]``, ARRAY_SIZE its
+    length), members of a named block as ``Block.member``, the built-ins the stage
+    uses, gl_in[]/gl_out[]'s used members as ``gl_PerVertex.member``. LOCATION is an
+    explicit layout location, else -1 (GL 4.6 section 7.3.1.1)."""
+    unit = ls.units[stage]
+    out = []
+
+    def add(name, t, size, location, patch):
+        out.append((name, {E.GL_TYPE: gl_type_enum(t), E.GL_ARRAY_SIZE: size, E.GL_LOCATION: location,
+                           E.GL_IS_PER_PATCH: int(patch)}))
+
+    per_vertex = (stage in ("tess_control", "tess_evaluation", "geometry") and storage == "in") or \
+        (stage == "tess_control" and storage == "out")
+    for g in unit.globals:
+        if g.storage != storage:
+            continue
+        location = (g.layout or {}).get("location", -1)
+        t = g.type
+        block = g.block
+        if block is not None and block.instance_name is not None:
+            el = t.element if t.base == "array" and per_vertex else t
+            el = el.element if el.base == "array" else el          # an array of blocks: one entry
+            for f in el.fields:
+                for name, ft, size in _basic_entries(f"{block.block_name}.{f.name}", f.type):
+                    add(name, ft, size, -1, g.patch)
+            continue
+        for name, et, size in _basic_entries(g.name, t):
+            add(name, et, size, location, g.patch)
+    for v in unit.builtin_variables:
+        if v.storage != storage:
+            continue
+        t = v.type
+        if t.base == "array" and t.element.base == "struct":       # gl_in[] / gl_out[]: gl_PerVertex
+            used = _used_members(unit, v.name) or {f.name for f in t.element.fields}
+            for f in t.element.fields:
+                if f.name in used:
+                    for name, ft, size in _basic_entries(f"{t.element.name}.{f.name}", f.type):
+                        add(name, ft, size, -1, False)
+            continue
+        patch = v.name in ("gl_TessLevelOuter", "gl_TessLevelInner")
+        for name, et, size in _basic_entries(v.name, t):
+            add(name, et, size, -1, patch)
+    return out
+
+
 class InterfaceQueryMixin:
     def _interfaces(self):
         i = {E.GL_UNIFORM, E.GL_UNIFORM_BLOCK, E.GL_PROGRAM_INPUT, E.GL_PROGRAM_OUTPUT,
@@ -67,6 +146,8 @@ class InterfaceQueryMixin:
             if self.api.gl(4, 0) or es_has(self.api, "tessellation_shader"):     # driver/gl/tessellation.py
                 out[E.GL_REFERENCED_BY_TESS_CONTROL_SHADER] = int("tess_control" in st)
                 out[E.GL_REFERENCED_BY_TESS_EVALUATION_SHADER] = int("tess_evaluation" in st)
+            if self.api.gl(3, 2) or es_has(self.api, "geometry_shader"):
+                out[E.GL_REFERENCED_BY_GEOMETRY_SHADER] = int("geometry" in st)
             return out
         out = []
         subroutine = self._subroutine_interfaces().get(interface)
@@ -139,7 +220,12 @@ class InterfaceQueryMixin:
                         E.GL_IS_ROW_MAJOR: int(m.row_major), E.GL_TOP_LEVEL_ARRAY_SIZE: 1,
                         E.GL_TOP_LEVEL_ARRAY_STRIDE: 0, **refs(b.stages)}))
         elif interface == E.GL_PROGRAM_INPUT:
-            first = "vertex" if "vertex" in stages else ("compute" if "compute" in stages else "fragment")
+            first = next((st for st in _GRAPHICS_STAGES if st in stages), None)
+            if first is not None and first != "vertex":
+                # GL 4.6 section 7.3.1: the first stage's active inputs, built-ins included
+                components = self._location_components(ls, first, "in")
+                out += [_Res(name, {**props, **refs({first}), **components(name)})
+                        for name, props in _stage_io(ls, first, "in")]
             if first == "vertex":
                 components = self._location_components(ls, "vertex", "in")
                 for name, (loc, t, n) in sorted(ls.attributes.items()):
@@ -152,6 +238,12 @@ class InterfaceQueryMixin:
                         E.GL_IS_PER_PATCH: 0, **refs({"vertex"}), **components(name)}))
         elif interface == E.GL_PROGRAM_OUTPUT:
             fs = ls.units.get("fragment")
+            last = next((st for st in reversed(_GRAPHICS_STAGES) if st in stages), None)
+            if last is not None and last != "fragment":
+                # the last stage's active outputs, built-ins included (a separable program's)
+                components = self._location_components(ls, last, "out")
+                out += [_Res(name, {**props, **refs({last}), **components(name)})
+                        for name, props in _stage_io(ls, last, "out")]
             if fs is not None:
                 outs = {g.name: g for g in fs.globals if g.storage == "out"}
                 components = self._location_components(ls, "fragment", "out")
@@ -285,9 +377,15 @@ class InterfaceQueryMixin:
             return self.glGetSubroutineUniformLocation(program, subroutine_stage[programInterface], name)
         if programInterface == E.GL_UNIFORM:
             return self.glGetUniformLocation(program, name)
-        if programInterface == E.GL_PROGRAM_INPUT:
+        stages = prog.linked_state.units
+        if programInterface == E.GL_PROGRAM_INPUT and "vertex" in stages:
             return self.glGetAttribLocation(program, name) if not name.startswith("gl_") else -1
-        return prog.linked_state.frag_outputs.get(name, -1)
+        if programInterface == E.GL_PROGRAM_OUTPUT and "fragment" in stages:
+            return prog.linked_state.frag_outputs.get(name, -1)
+        for r in self._resources(prog, programInterface):      # another stage's: as listed
+            if r.name == name or (r.name.endswith("[0]") and r.name[:-3] == name):
+                return r.props[E.GL_LOCATION]
+        return -1
 
     def glShaderStorageBlockBinding(self, program: int, index: int, binding: int) -> None:
         check(self.api.gl(4, 3), E.GL_INVALID_OPERATION)

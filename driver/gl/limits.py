@@ -138,7 +138,9 @@ def compute_limits(api: Api, caps: ScreenCaps) -> dict[str, object]:
                         "GL_MAX_GEOMETRY_ATOMIC_COUNTERS": 0,
                         "GL_MAX_GEOMETRY_IMAGE_UNIFORMS": 0})
         if api.gl_or_es((4, 3), (3, 1)):
-            lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = 0
+            # the geometry stage runs as compute passes that bind the program's storage
+            # blocks (driver/gl/geometry.py), as the tessellation stages do
+            lim["GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS"] = cs.max_shader_buffers
         if es_gs:       # GLES 3.2 table 21.40 / OES_geometry_shader (desktop: GL 4.1, below)
             lim["GL_LAYER_PROVOKING_VERTEX"] = E.GL_UNDEFINED_VERTEX
     if api.gl(4, 0) or es_ts:

@@ -707,3 +707,44 @@ def test_compatibility_gl_in_carries_the_deprecated_vertex_outputs():
         img = c.read_pixels().reshape(H, W, 4)
     # (0.25, 0.5, 0.5, 1.0) everywhere, 8-bit: 64, 128, 128, 255 (within rounding)
     assert np.abs(img.astype(int) - [64, 128, 128, 255]).max() <= 1, img[0, 0]
+
+
+def test_shader_storage_block_read_and_written_by_the_geometry_stage():
+    """The geometry stage runs as a compute pass that binds the program's storage
+    blocks (geometry.py), so GL 4.3's GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS is the
+    compute stage's: a geometry shader moves each point by a vec4 read from a storage
+    buffer and writes one word per input primitive into it."""
+    gs = """#version 430
+layout(points) in;
+layout(points, max_vertices = 1) out;
+layout(std430, binding = 3) buffer Shift { vec4 shift; uint seen[4]; };
+out vec4 gcol;
+void main() {
+    gl_Position = gl_in[0].gl_Position + shift;
+    seen[gl_PrimitiveIDIn] = uint(gl_PrimitiveIDIn) * 10u + 7u;
+    gcol = vec4(1.0);
+    EmitVertex();
+}
+"""
+    with driver.Context(api="gl43", width=W, height=H) as ctx:
+        limit = ctx.glGetIntegerv(E.GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS)[0]
+        assert limit == ctx.glGetIntegerv(E.GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS)[0] > 0
+        p = _program(ctx, gs)
+        ctx.glUseProgram(p)
+        ssbo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_SHADER_STORAGE_BUFFER, ssbo)
+        data = np.zeros(8, np.float32)
+        data[:4] = (0.5, -0.25, 0.0, 0.0)
+        ctx.glBufferData(E.GL_SHADER_STORAGE_BUFFER, data.nbytes, data.tobytes(), E.GL_DYNAMIC_DRAW)
+        ctx.glBindBufferBase(E.GL_SHADER_STORAGE_BUFFER, 3, ssbo)
+        # pixel centres (2, 9), (5, 9), (8, 9) once moved by the buffer's (+8, -4) pixels
+        _vertices(ctx, p, [((x + 0.5) / 16 - 1 - 0.5, (9 + 0.5) / 16 - 1 + 0.25) for x in (2, 5, 8)])
+        _clear(ctx)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 3)
+        expect(ctx, E.GL_NO_ERROR)
+        img = ctx.read_pixels()
+        lit = sorted(zip(*np.nonzero(img[..., 0] == 255)))
+        assert lit == [(9, 2), (9, 5), (9, 8)]                   # (row, column)
+        ctx.glMemoryBarrier(E.GL_BUFFER_UPDATE_BARRIER_BIT)
+        back = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_SHADER_STORAGE_BUFFER, 16, 16)), np.uint32)
+        assert back.tolist() == [7, 17, 27, 0]
