@@ -181,8 +181,8 @@ _CONSTANTS = """
 - 300 | gl_MaxFragmentInputVectors
 150 - | gl_MaxVertexOutputComponents
 150 - | gl_MaxFragmentInputComponents
-400 300 | gl_MinProgramTexelOffset
-400 300 | gl_MaxProgramTexelOffset
+400 300 +GL_ARB_shading_language_420pack | gl_MinProgramTexelOffset
+400 300 +GL_ARB_shading_language_420pack | gl_MaxProgramTexelOffset
 430 310 +GL_ARB_compute_shader | gl_MaxComputeWorkGroupCount
 430 310 +GL_ARB_compute_shader | gl_MaxComputeWorkGroupSize
 430 310 +GL_ARB_compute_shader | gl_MaxComputeUniformComponents

@@ -80,7 +80,7 @@ _EXTENSION_KEYWORDS = {
                "GL_ARB_shading_language_420pack", "GL_ARB_compute_shader",
                "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_image_load_store",
                "GL_ARB_shader_atomic_counters", "GL_ARB_fragment_coord_conventions",
-               "GL_ARB_conservative_depth", "GL_AMD_conservative_depth",
+               "GL_ARB_conservative_depth", "GL_AMD_conservative_depth", "GL_ARB_tessellation_shader",
                "GL_EXT_shader_framebuffer_fetch_non_coherent"),     # layout(noncoherent) in GLSL ES 1.00
     # memory qualifiers: images and storage blocks both bring them
     **{w: ("GL_ARB_shader_image_load_store", "GL_ARB_shader_storage_buffer_object")

@@ -1,7 +1,8 @@
 """The GLSL versions where ``#extension`` accepts a name (and defines its macro). Mesa's
 front end has no version floor; programs (and piglit's enabled-compat tests, which Mesa
 passes) enable these names in GLSL 1.10 shaders of a compatibility context, and
-GL_ARB_tessellation_shader in 1.40 core shaders. The functions an extension brings exist
+GL_ARB_tessellation_shader in 1.40 core shaders and (piglit's built-in-constants) 1.10 -
+1.30 ones. The functions an extension brings exist
 where their types do (packing needs uint: GLSL 1.30)."""
 
 import pytest
@@ -30,11 +31,34 @@ def test_tessellation_in_140():
     parse(src, "tess_control", extensions=("GL_ARB_tessellation_shader",))
 
 
-def test_tessellation_not_in_130():
+@pytest.mark.parametrize("stage", ["vertex", "tess_control", "fragment"])
+def test_tessellation_from_110(stage):
+    """As on Mesa, the name is accepted before 1.40 too, in every stage (piglit's
+    built-in-constants enables it in all the shaders of a 1.10 - 1.30 run), and in a
+    tessellation control shader it brings `layout` (GLSL 1.10 has no such keyword)."""
+    body = {"vertex": "void main() { gl_Position = vec4(1.0); }\n",
+            "tess_control": "layout(vertices = 1) out;\nuniform float f[1];\n"
+                            "void main() { gl_TessLevelInner[0] = f[0]; }\n",
+            "fragment": "void main() { gl_FragColor = vec4(1.0); }\n"}[stage]
+    parse("#version 110\n#extension GL_ARB_tessellation_shader : require\n" + body, stage,
+          extensions=("GL_ARB_tessellation_shader",))
+    if stage == "tess_control":
+        with pytest.raises(GLSLCompileError) as e:            # without it `layout` is a name
+            parse("#version 110\n" + body, stage, extensions=("GL_ARB_tessellation_shader",))
+        assert "0:2(1): error: syntax error" in e.value.info_log
+
+
+def test_texel_offset_constants_come_with_shading_language_420pack():
+    """ARB_shading_language_420pack adds gl_MinProgramTexelOffset and
+    gl_MaxProgramTexelOffset (-8 and 7 at least) to the versions before 4.00."""
+    decl = ("uniform float lo[gl_MinProgramTexelOffset <= -8 ? 1 : -1];\n"
+            "uniform float hi[gl_MaxProgramTexelOffset >= 7 ? 1 : -1];\n"
+            "void main() { gl_FragColor = vec4(lo[0] + hi[0]); }\n")
+    parse("#version 130\n#extension GL_ARB_shading_language_420pack : require\n" + decl, "fragment",
+          extensions=("GL_ARB_shading_language_420pack",))
     with pytest.raises(GLSLCompileError) as e:
-        parse("#version 130\n#extension GL_ARB_tessellation_shader : require\nvoid main() {}\n",
-              "vertex", extensions=("GL_ARB_tessellation_shader",))
-    assert "GL_ARB_tessellation_shader" in e.value.info_log
+        parse("#version 130\n" + decl, "fragment", extensions=("GL_ARB_shading_language_420pack",))
+    assert "`gl_MinProgramTexelOffset' undeclared" in e.value.info_log
 
 
 def test_storage_block_in_a_130_shader():
