@@ -44,6 +44,8 @@ FEEDBACK_B = uapi.ffi.sizeof("struct drm_asahi_cmd_feedback")
 _RENDER_VDM_AT = uapi.ffi.offsetof("struct drm_asahi_cmd_render", "vdm_ctrl_stream_base")
 _RENDER_FEEDBACK_AT = uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback_handle")
 assert uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback_offset") == _RENDER_FEEDBACK_AT + 8
+_FEEDBACK_RECORD = uapi.drm.record_format("struct drm_asahi_cmd_feedback")
+_FEEDBACK_NAMES = tuple(name for name, _ in uapi.ffi.typeof("struct drm_asahi_cmd_feedback").fields)
 STATUS_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_STATUS_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_STATUS_")}
 UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_UNIT_")}
 
@@ -76,22 +78,30 @@ class Submission:
     @contextlib.contextmanager
     def hold(self):
         """The syncobj handle, kept alive until the block ends; None once retired."""
-        with self._lock:
-            if self.done:
-                handle = None
-            else:
-                self._holders += 1
-                handle = self.handle
+        handle = self._take()
         try:
             yield handle
         finally:
             if handle is not None:
-                with self._lock:
-                    self._holders -= 1
-                    destroy = self.done and self._holders == 0 and not self._destroyed
-                    self._destroyed |= destroy
-                if destroy:
-                    self._release_syncobj()
+                self._drop()
+
+    def _take(self) -> int | None:
+        """Hold the handle (None once retired: nothing held)."""
+        with self._lock:
+            if self.done:
+                return None
+            self._holders += 1
+            return self.handle
+
+    def _drop(self) -> None:
+        """Release a hold from ``_take``: the last holder of a retired submission
+        destroys (or gives back) its syncobj."""
+        with self._lock:
+            self._holders -= 1
+            destroy = self.done and self._holders == 0 and not self._destroyed
+            self._destroyed |= destroy
+        if destroy:
+            self._release_syncobj()
 
     def _release_syncobj(self) -> None:
         if self.reuse_syncobj:
@@ -104,10 +114,15 @@ class Submission:
 
     def wait(self, timeout_ns: int = -1) -> bool:
         """Wait up to timeout_ns (< 0: forever, 0: poll); True once completed (and retired)."""
-        with self.hold() as handle:
-            if handle is None:
-                return True
-            signalled = self.device.syncobj_wait([handle], timeout_ns=timeout_ns)
+        if self.done:               # set once, never unset
+            return True
+        handle = self._take()       # (hold() without a generator: every glFinish comes here)
+        if handle is None:
+            return True
+        try:
+            signalled = self.device.syncobj_wait_one(handle, timeout_ns)
+        finally:
+            self._drop()
         if signalled:
             self.retire()
         return self.done
@@ -119,12 +134,13 @@ class Submission:
             if self.done:
                 return
             for kind, bo, off in self.feedback_slots:
-                fb = uapi.ffi.from_buffer("struct drm_asahi_cmd_feedback *", bo.map[off:off + FEEDBACK_B])
-                entry = {"kind": kind, "status": STATUS_NAMES.get(fb.status, str(fb.status)),
-                         "partial_renders": int(fb.partial_renders), "start_ns": int(fb.start_ns),
-                         "end_ns": int(fb.end_ns)}
-                if fb.flags & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
-                    entry["fault"] = (int(fb.fault_address), UNIT_NAMES.get(fb.fault_unit, str(fb.fault_unit)))
+                fb = dict(zip(_FEEDBACK_NAMES, _FEEDBACK_RECORD.unpack_from(bo.map, off)))
+                status = fb["status"]
+                entry = {"kind": kind, "status": STATUS_NAMES.get(status, str(status)),
+                         "partial_renders": fb["partial_renders"], "start_ns": fb["start_ns"],
+                         "end_ns": fb["end_ns"]}
+                if fb["flags"] & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
+                    entry["fault"] = (fb["fault_address"], UNIT_NAMES.get(fb["fault_unit"], str(fb["fault_unit"])))
                 self.feedback.append(entry)
             with self._lock:
                 self.done = True

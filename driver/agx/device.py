@@ -498,12 +498,7 @@ class Device:
         handles = list(handles)
         if not handles:
             return True
-        if timeout_ns < 0:
-            deadline = (1 << 63) - 1
-        elif timeout_ns == 0:
-            deadline = 0
-        else:
-            deadline = time.monotonic_ns() + timeout_ns
+        deadline = _deadline(timeout_ns)
         # WAIT_FOR_SUBMIT: a sync object without a fence yet counts as unsignalled
         flags = uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
         flags |= uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL if wait_all else 0
@@ -516,6 +511,20 @@ class Device:
                 pts = ffi.new("__u64[]", list(points))
                 self.ioctl("SYNCOBJ_TIMELINE_WAIT", handles=_ptr(arr), points=_ptr(pts),
                            count_handles=len(handles), timeout_nsec=deadline, flags=flags)
+            return True
+        except OSError as e:
+            if e.errno == errno.ETIME:
+                return False
+            raise
+
+    def syncobj_wait_one(self, handle: int, timeout_ns: int = INFINITE) -> bool:
+        """``syncobj_wait([handle], timeout_ns)`` with the argument built directly (a
+        submission's wait: every glFinish and fence wait)."""
+        handles = ffi.new(_U32S, [handle])
+        arg = ffi.new(_SYNCOBJ_WAIT, {"handles": int(ffi.cast("uintptr_t", handles)), "count_handles": 1,
+                                      "timeout_nsec": _deadline(timeout_ns), "flags": _WAIT_ONE_FLAGS})
+        try:
+            uapi.ioctl(self.fd, _SYNCOBJ_WAIT_REQUEST, arg)
             return True
         except OSError as e:
             if e.errno == errno.ETIME:
@@ -609,3 +618,15 @@ class Device:
 
 
 _STRUCTS = {s.name[len("DRM_IOCTL_"):]: s.struct for s in uapi.drm.IOCTLS}
+def _deadline(timeout_ns: int) -> int:
+    """A SYNCOBJ_WAIT's absolute deadline for a timeout (< 0: forever, 0: poll)."""
+    if timeout_ns < 0:
+        return (1 << 63) - 1
+    return 0 if timeout_ns == 0 else time.monotonic_ns() + timeout_ns
+
+
+_SYNCOBJ_WAIT = ffi.typeof(f"{_STRUCTS['SYNCOBJ_WAIT']} *")
+_SYNCOBJ_WAIT_REQUEST = uapi.DRM_IOCTL_SYNCOBJ_WAIT
+_U32S = ffi.typeof("__u32[]")
+#: a submission's wait: WAIT_FOR_SUBMIT (a syncobj without a fence yet is unsignalled), all
+_WAIT_ONE_FLAGS = uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT | uapi.DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL

@@ -20,12 +20,12 @@ own thread, in order. The rules:
 
 Which host thread executes an operation is not part of these rules. A render
 command given to idle firmware (no operation queued or running on the vertex or
-the fragment queue, and no barrier wait for its vertex half) has its vertex half
-run by the fragment queue's thread, just before its fragment half: the GPU is
-idle, so there is nothing for the vertex half to run ahead of, and waking the
-vertex thread would cost a thread hand-off (two, with the one back to the
-fragment thread) for nothing. Its events are still the vertex queue's (``RUN
-R1v`` in the Vertex queue). A later vertex half, queued while that one has not
+the fragment queue) has its vertex half, with the vertex queue's barrier waits
+before it, run by the fragment queue's thread, just before its fragment half:
+the GPU is idle, so there is nothing for the vertex half to run ahead of, and
+waking the vertex thread would cost a thread hand-off (two, with the one back to
+the fragment thread) for nothing. Their events are still the vertex queue's
+(``WAIT R0f; RUN R1v`` in the Vertex queue). A later vertex half, queued while that one has not
 run, waits for it (a WAIT of the vertex queue on its own counter that no trace
 shows): vertex halves run in order.
 
@@ -38,6 +38,7 @@ absolute number n+1 waits for ``render >= n + b``.
 from __future__ import annotations
 
 import errno
+import operator
 import sys
 import threading
 import time
@@ -69,6 +70,8 @@ _FEEDBACK_NAMES = tuple(name for name, _ in uapi.ffi.typeof("struct drm_asahi_cm
 #: The record's fields copied from the command's Feedback as they are.
 _FEEDBACK_FIELDS = ("status", "start_ns", "end_ns", "vertex_start_ns", "vertex_end_ns", "fragment_start_ns",
                     "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders")
+_FEEDBACK_GET = operator.attrgetter(*_FEEDBACK_FIELDS)
+_FEEDBACK_AT = tuple(_FEEDBACK_NAMES.index(name) for name in _FEEDBACK_FIELDS)     # their places in the record
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 #: The fence error of a job whose first failed command ended with each status
 #: (what the Asahi kernel gives its fences for each kind of work error).
@@ -175,14 +178,20 @@ class Firmware:
             base_r, base_c = self.assigned["render"], self.assigned["compute"]
             for command in job.commands:
                 if command.kind == "render":
+                    before = len(vertex.ops)
                     self._wait(vertex, "render", base_r, command.vdm_barrier, job, None)
                     self._wait(vertex, "compute", base_c, command.cdm_barrier, job, None)
                     self.assigned["vertex"] += 1
                     self.assigned["render"] += 1
                     run_vertex = _Op("RUN", f"{command.name}v", job, half="vertex", command=command,
                                      bumps=("vertex",))
-                    if not (vertex.ops or vertex.busy or fragment.ops or fragment.busy):
-                        # idle firmware: the fragment thread runs the vertex half first
+                    if not (before or vertex.busy or fragment.ops or fragment.busy):
+                        # idle firmware: the fragment thread runs the vertex half first,
+                        # after the vertex queue's waits for it (still the vertex queue's)
+                        while vertex.ops:
+                            wait = vertex.ops.popleft()
+                            wait.queue = "Vertex"
+                            fragment.ops.append(wait)
                         run_vertex.queue = "Vertex"
                         fragment.ops.append(run_vertex)
                         self._inlined_vertex = self.assigned["vertex"]
@@ -380,15 +389,18 @@ class Firmware:
             return
         phys, size_B = command.feedback_target
         fb = command.feedback
-        fields = {name: getattr(fb, name) for name in _FEEDBACK_FIELDS}
-        fields["command_index"] = command.index
+        values = [0] * len(_FEEDBACK_NAMES)
+        for at, value in zip(_FEEDBACK_AT, _FEEDBACK_GET(fb)):
+            values[at] = value
+        values[_FEEDBACK_NAMES.index("command_index")] = command.index
         if fb.fault is not None:
-            fields["fault_address"] = fb.fault.address
-            fields["fault_unit"] = unit_number(fb.fault.unit)
-            fields["flags"] = (uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
-                               | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
-                               | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
-        record = _FEEDBACK_RECORD.pack(*[fields.get(name, 0) for name in _FEEDBACK_NAMES])
+            values[_FEEDBACK_NAMES.index("fault_address")] = fb.fault.address
+            values[_FEEDBACK_NAMES.index("fault_unit")] = unit_number(fb.fault.unit)
+            values[_FEEDBACK_NAMES.index("flags")] = (
+                uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
+                | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
+                | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))
+        record = _FEEDBACK_RECORD.pack(*values)
         command.physical[phys:phys + size_B] = np.frombuffer(record, np.uint8, size_B)
 
     # ------------------------------------------------------------ lifetime

@@ -1,6 +1,9 @@
 """driver.agx.device through the real seam (drmshim's default kernel answers
 /dev/dri/renderD128): VM plan, BOs, the BO cache, sync objects, submits."""
 
+import errno
+import time
+
 import numpy as np
 import pytest
 
@@ -92,6 +95,22 @@ def test_syncobjs(dev):
     t = dev.syncobj_create(signaled=True)
     assert dev.syncobj_wait([s, t], timeout_ns=0, wait_all=False)
     dev.syncobj_destroy(s)
+
+
+def test_syncobj_wait_one(dev):
+    """A submission's one-handle wait: polls, times out, sees a signal; a syncobj
+    without a fence is unsignalled (WAIT_FOR_SUBMIT); a bad handle is the kernel's errno."""
+    s = dev.syncobj_create()
+    assert not dev.syncobj_wait_one(s, 0)
+    start = time.monotonic()
+    assert not dev.syncobj_wait_one(s, 20_000_000)
+    assert time.monotonic() - start >= 0.02
+    dev.syncobj_signal(s)
+    assert dev.syncobj_wait_one(s, 0) and dev.syncobj_wait_one(s)
+    dev.syncobj_destroy(s)
+    with pytest.raises(OSError) as info:
+        dev.syncobj_wait_one(s, 0)
+    assert info.value.errno == errno.ENOENT
 
 
 def test_timestamps_increase(dev):

@@ -155,6 +155,22 @@ def test_idle_firmware_runs_a_render_in_the_fragment_thread_alone():
     assert events == [("Vertex", "RUN R1v"), ("Fragment", "WAIT R1v"), ("Fragment", "RUN R1f")]
 
 
+def test_idle_firmware_runs_the_vertex_queues_barrier_waits_in_the_fragment_thread():
+    """The GL driver's render command waits for all earlier render work (vdm barrier
+    0): on idle firmware that WAIT, already met, goes with the vertex half to the
+    fragment thread, still as the vertex queue's event."""
+    events, done = [], threading.Event()
+    fw = _idle_firmware(NullExecutor(), [lambda e: events.append((e.queue, str(e)))])
+    events.clear()
+    base = {name: ring.wakeups for name, ring in fw.rings.items()}
+    fw.submit(FirmwareJob([_command("render", "R1", vdm=0)], on_complete=lambda e: done.set()))
+    assert done.wait(5)
+    woken = {name: ring.wakeups - base[name] for name, ring in fw.rings.items()}
+    fw.stop()
+    assert woken == {"Compute": 0, "Vertex": 0, "Fragment": 1}
+    assert events == [("Vertex", "WAIT R0f"), ("Vertex", "RUN R1v"), ("Fragment", "WAIT R1v"), ("Fragment", "RUN R1f")]
+
+
 def test_a_vertex_half_queued_behind_one_the_fragment_thread_runs_waits_for_it():
     """R1 goes to idle firmware (the fragment thread runs R1v); R2, submitted while
     R1v runs, goes to the vertex thread, which must not start R2v before R1v ends."""
