@@ -209,34 +209,29 @@ int quad_lanes(long n, const int32_t *restrict fx, const int32_t *restrict fy, c
     const int32_t far = 1 << 22;
     int32_t big = 0;
     memset(helper, 1, (size_t)m);
+    /* each fragment's own lane; RECORD: its tile index, from x and y */
+#define FRAGMENT_LANES(RECORD)                                                       \
+    for (long i = 0; i < n; i++) {                                                   \
+        const int64_t j = f[i];                                                      \
+        const int32_t x = fx[j], y = fy[j];                                          \
+        big |= (x >= far) | (x <= -far) | (y >= far) | (y <= -far);                  \
+        const long lane = 4 * (long)rank[key[i] - lo32] + 2 * (y & 1) + (x & 1);     \
+        TRI[lane] = ftri[j];                                                         \
+        helper[lane] = 0;                                                            \
+        clamped[lane] = (RECORD);                                                    \
+        pos[lane] = (float)x + 0.5f;                                                 \
+        pos[m + lane] = (float)y + 0.5f;                                             \
+    }
     if (shift && x0 == 0 && y0 == 0) {     /* records arithmetic in (x, y), checked against the region */
         const int s2 = 2 * shift;
-        for (long i = 0; i < n; i++) {
-            const int64_t j = f[i];
-            const int32_t x = fx[j], y = fy[j];
-            big |= (x >= far) | (x <= -far) | (y >= far) | (y <= -far);
-            const long lane = 4 * (long)rank[key[i] - lo32] + 2 * (y & 1) + (x & 1);
-            TRI[lane] = ftri[j];
-            helper[lane] = 0;
-            const int inside = (unsigned long)x < (unsigned long)w && (unsigned long)y < (unsigned long)h;
-            const int64_t r = ((((int64_t)(y >> shift)) * tiles_x + (x >> shift)) << s2) + (((int64_t)y & mask) << shift)
-                              + ((int64_t)x & mask);
-            clamped[lane] = inside ? r : 0;
-            pos[lane] = (float)x + 0.5f;
-            pos[m + lane] = (float)y + 0.5f;
-        }
-    } else
-    for (long i = 0; i < n; i++) {
-        const int64_t j = f[i];
-        const int32_t x = fx[j], y = fy[j];
-        big |= (x >= far) | (x <= -far) | (y >= far) | (y <= -far);
-        const long lane = 4 * (long)rank[key[i] - lo32] + 2 * (y & 1) + (x & 1);
-        TRI[lane] = ftri[j];
-        helper[lane] = 0;
-        clamped[lane] = clamped_record((long)x - x0, (long)y - y0, record_of, w, h, shift, mask, tiles_x);
-        pos[lane] = (float)x + 0.5f;
-        pos[m + lane] = (float)y + 0.5f;
+        FRAGMENT_LANES((unsigned long)x < (unsigned long)w && (unsigned long)y < (unsigned long)h
+                       ? ((((int64_t)(y >> shift)) * tiles_x + (x >> shift)) << s2) + (((int64_t)y & mask) << shift)
+                         + ((int64_t)x & mask)
+                       : 0)
+    } else {
+        FRAGMENT_LANES(clamped_record((long)x - x0, (long)y - y0, record_of, w, h, shift, mask, tiles_x))
     }
+#undef FRAGMENT_LANES
     if (big) return 1;
     for (long q = 0; q < nq; q++) {
         const long lane = 4 * q;
