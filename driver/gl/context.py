@@ -11,8 +11,8 @@ returns None, changing no state."""
 from __future__ import annotations
 
 from driver.gallium import (
-    BlitImage, BlitInfo, Box, CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat, PipeMask,
-    PipeTextureTarget, ResourceTemplate, UploadManager,
+    PIPE_TIMEOUT_INFINITE, BlitImage, BlitInfo, Box, CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat,
+    PipeMask, PipeTextureTarget, ResourceTemplate, UploadManager,
 )
 from driver.gl import blit_programs
 from driver.gl import enums as E
@@ -171,6 +171,5 @@ class ContextBase:
         self.pipe.flush(PipeFlush.ASYNC)
 
     def glFinish(self) -> None:
-        from driver.gallium import PIPE_TIMEOUT_INFINITE
         fence = self.pipe.flush(PipeFlush.NONE)
         self.screen.fence_finish(fence, PIPE_TIMEOUT_INFINITE)
