@@ -1210,11 +1210,13 @@ class ProgramMixin:
     def glGetActiveAttrib(self, program: int, index: int):
         """Returns (name, size, type)."""
         prog = program_object(self, program)
-        attrs = sorted(prog.linked_state.attributes.items()) if prog.linked_state else []
+        ls = prog.linked_state
+        attrs = sorted(ls.attributes.items()) if ls else []
         check(0 <= index < len(attrs), E.GL_INVALID_VALUE, "index out of range")
         name, (loc, t, n) = attrs[index]
-        if t is None:                       # a built-in input (compatibility profile)
-            return (name, 1, E.GL_FLOAT_VEC3 if name == "gl_Normal" else E.GL_FLOAT_VEC4)
+        if t is None:                       # a built-in input (compatibility profile): its declared type
+            v = next((v for v in getattr(ls.units.get("vertex"), "builtin_variables", ()) if v.name == name), None)
+            return (name, 1, gl_type_enum(v.type) if v is not None else E.GL_FLOAT_VEC4)
         el = t.element if t.base == "array" else t
         return (reported_name(prog, name), t.length if t.base == "array" else 1, gl_type_enum(el))
 
