@@ -2,8 +2,8 @@
 front end has no version floor; programs (and piglit's enabled-compat tests, which Mesa
 passes) enable these names in GLSL 1.10 shaders of a compatibility context, and
 GL_ARB_tessellation_shader in 1.40 core shaders and (piglit's built-in-constants) 1.10 -
-1.30 ones. The functions an extension brings exist
-where their types do (packing needs uint: GLSL 1.30)."""
+1.30 ones; GL_ARB_arrays_of_arrays in 1.10 ones (piglit's varying-packing). The functions
+an extension brings exist where their types do (packing needs uint: GLSL 1.30)."""
 
 import pytest
 
@@ -46,6 +46,14 @@ def test_tessellation_from_110(stage):
         with pytest.raises(GLSLCompileError) as e:            # without it `layout` is a name
             parse("#version 110\n" + body, stage, extensions=("GL_ARB_tessellation_shader",))
         assert "0:2(1): error: syntax error" in e.value.info_log
+
+
+def test_arrays_of_arrays_in_110():
+    """piglit's varying-packing tests declare ``varying vec4 v[2][16]`` in GLSL 1.10 with
+    GL_ARB_arrays_of_arrays enabled (Mesa has no floor for it)."""
+    src = ("#version 110\n#extension GL_ARB_arrays_of_arrays : enable\nvarying vec4 v[2][3];\n"
+           "void main() { gl_Position = gl_Vertex; v[1][2] = vec4(1.0); }\n")
+    parse(src, "vertex", extensions=("GL_ARB_arrays_of_arrays",))       # raised before (floor 1.20)
 
 
 def test_texel_offset_constants_come_with_shading_language_420pack():
