@@ -77,8 +77,10 @@ class TexImageExtraMixin:
         check(border == 0, E.GL_INVALID_VALUE, "border must be 0")
         check(size == self._compressed_size(internalformat, w, h, d), E.GL_INVALID_VALUE,
               "imageSize does not match the image")
-        if tex_target == E.GL_TEXTURE_CUBE_MAP:
-            check(w == h, E.GL_INVALID_VALUE)
+        if tex_target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
+            check(w == h, E.GL_INVALID_VALUE, "cube map faces must be square")
+        if tex_target == E.GL_TEXTURE_CUBE_MAP_ARRAY:
+            check(d % 6 == 0, E.GL_INVALID_VALUE, "a cube map array's depth counts layer-faces: a multiple of 6")
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
         raw = data if encoded else self._compressed_source(size, data, dims, internalformat, w, h, d)

@@ -530,6 +530,12 @@ class TextureMixin:
                   "format/type/internalformat combination (GLES 3 table 8.2)")
             return info
         desktop_ok = internalformat not in ES_ONLY and (self.api.compat or internalformat not in LEGACY)
+        if info is None:
+            # ASTC and ETC2/EAC take compressed data only (KHR_texture_compression_astc_ldr;
+            # Mesa's compressedteximage_only_format): INVALID_OPERATION, not an unknown format
+            cf = COMPRESSED.get(internalformat)
+            check(cf is None or cf.family not in ("astc", "etc2") or internalformat not in self._compressed_formats(),
+                  E.GL_INVALID_OPERATION, f"no compression into {internalformat:#x}: compressed data only")
         check(info is not None and desktop_ok, E.GL_INVALID_VALUE, f"bad internal format {internalformat:#x}")
         check(not integer_with_float_type(fmt, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
         check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION, "format/type mismatch")

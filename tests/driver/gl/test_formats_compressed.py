@@ -216,3 +216,35 @@ def test_what_compressed_images_refuse():
         expect(ctx, E.GL_INVALID_OPERATION)
         assert ctx.glGetCompressedTexImage(T2, 0) == DXT1_BLOCK * 4
         assert ctx.glGetTexLevelParameteriv(T2, 1, E.GL_TEXTURE_WIDTH) == [0]
+
+
+def test_astc_and_etc2_take_compressed_data_only_on_desktop():
+    """KHR_texture_compression_astc_ldr (and Mesa for ETC2/EAC): glTexImage2D of an ASTC
+    or ETC2 internal format is INVALID_OPERATION (the GL does not compress into them), not
+    the INVALID_VALUE of an unknown format; no image is made."""
+    astc = F.GL_COMPRESSED_RGBA_ASTC[(4, 4)]
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        _texture(ctx)
+        for enum in (astc, E.GL_COMPRESSED_RGBA8_ETC2_EAC):
+            ctx.glTexImage2D(T2, 0, enum, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+            expect(ctx, E.GL_INVALID_OPERATION)
+            assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_WIDTH) == [0]
+        ctx.glTexImage2D(T2, 0, 0x1234, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        expect(ctx, E.GL_INVALID_VALUE)
+
+
+def test_compressed_cube_map_array_needs_square_faces_and_whole_cubes():
+    """glCompressedTexImage3D(TEXTURE_CUBE_MAP_ARRAY): width != height and a depth that
+    is not a multiple of 6 are INVALID_VALUE (KHR_texture_compression_astc_ldr; GL 4.6
+    section 8.5 for the cube map array's layer-faces), as for uncompressed images."""
+    astc = F.GL_COMPRESSED_RGBA_ASTC[(4, 4)]
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        (t,) = ctx.glGenTextures(1)
+        ctx.glBindTexture(E.GL_TEXTURE_CUBE_MAP_ARRAY, t)
+        for w, h, d in ((4, 3, 6), (4, 4, 5)):
+            blocks = -(-w // 4) * -(-h // 4) * d
+            ctx.glCompressedTexImage3D(E.GL_TEXTURE_CUBE_MAP_ARRAY, 0, astc, w, h, d, 0, 16 * blocks,
+                                       bytes(16 * blocks))
+            expect(ctx, E.GL_INVALID_VALUE)
+        ctx.glCompressedTexImage3D(E.GL_TEXTURE_CUBE_MAP_ARRAY, 0, astc, 4, 4, 6, 0, 96, bytes(96))
+        expect(ctx, E.GL_NO_ERROR)
