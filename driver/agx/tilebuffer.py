@@ -53,10 +53,14 @@ class TileLayout:
 
 _PACKED = {"R10G10B10A2_UNORM": "rgb10a2", "R10G10B10X2_UNORM": "rgb10a2", "R11G11B10_FLOAT": "rg11b10f",
            "R9G9B9E5_FLOAT": "rgb9e5", "R10G10B10A2_UINT": "rgb10a2ui"}
-_CHANNEL_INDEX = {"R": 0, "G": 1, "B": 2, "A": 3, "X": 3}
+#: luminance and intensity are stored from red (GL's luminance render targets take the
+#: red component, as Mesa's)
+_CHANNEL_INDEX = {"R": 0, "G": 1, "B": 2, "A": 3, "X": 3, "L": 0, "I": 0}
 #: the channel sets a render target may store (in any order): R, RG, RGB, RGBA/RGBX, and A
-#: alone (GL_ALPHA* renderbuffers of the compatibility profile: memory component 0 holds alpha)
-_RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"}, {"A"})
+#: alone (GL_ALPHA* renderbuffers of the compatibility profile: memory component 0 holds alpha),
+#: L, LA and I (the compatibility profile's luminance and intensity formats)
+_RENDERABLE_SETS = ({"R"}, {"R", "G"}, {"R", "G", "B"}, {"R", "G", "B", "A"}, {"R", "G", "B", "X"}, {"A"},
+                    {"L"}, {"L", "A"}, {"I"})
 
 
 @lru_cache(maxsize=None)

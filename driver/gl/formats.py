@@ -175,8 +175,10 @@ UNSIZED = {
     E.GL_RGB: _f(E.GL_RGB, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
     E.GL_RED: _f(E.GL_RED, E.GL_RED, F.R8_UNORM, "unorm"),
     E.GL_RG: _f(E.GL_RG, E.GL_RG, F.R8G8_UNORM, "unorm"),
-    E.GL_LUMINANCE_ALPHA: _f(E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm", False),
-    E.GL_LUMINANCE: _f(E.GL_LUMINANCE, E.GL_LUMINANCE, F.L8_UNORM, "unorm", False),
+    # luminance (-alpha) render in the compatibility profile, as ALPHA (GLES refuses them:
+    # gles_ext.es_color_renderable)
+    E.GL_LUMINANCE_ALPHA: _f(E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE_ALPHA, F.L8A8_UNORM, "unorm"),
+    E.GL_LUMINANCE: _f(E.GL_LUMINANCE, E.GL_LUMINANCE, F.L8_UNORM, "unorm"),
     # renders in the compatibility profile (GLES: gles_ext.es_color_renderable refuses it)
     E.GL_ALPHA: _f(E.GL_ALPHA, E.GL_ALPHA, F.A8_UNORM, "unorm"),
     E.GL_DEPTH_COMPONENT: _f(E.GL_DEPTH_COMPONENT, E.GL_DEPTH_COMPONENT, F.Z24X8_UNORM, "depth", False),
@@ -317,20 +319,20 @@ def _legacy(enum, base, pipe):
 _A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY
 # GL_RGB2_EXT: EXT_texture's 2-bit RGB (not kept by GL 1.1), stored as RGB4 is
 LEGACY = {f.enum: f for f in [
-    _legacy(E.GL_INTENSITY, _IN, F.I8_UNORM), _legacy(E.GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
+    _f(E.GL_INTENSITY, _IN, F.I8_UNORM, "unorm"), _legacy(E.GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),
     # the sized alpha formats render (GL 4.6 compatibility table 8.22: colour-renderable;
     # Mesa's _mesa_base_fbo_format), stored alpha-only (A8/A16 tile formats)
     _f(E.GL_ALPHA4, _A, F.A8_UNORM, "unorm"), _f(E.GL_ALPHA8, _A, F.A8_UNORM, "unorm"),
     _f(E.GL_ALPHA12, _A, F.A16_UNORM, "unorm"), _f(E.GL_ALPHA16, _A, F.A16_UNORM, "unorm"),
-    _legacy(E.GL_LUMINANCE4, _L, F.L8_UNORM), _legacy(E.GL_LUMINANCE8, _L, F.L8_UNORM),
-    _legacy(E.GL_LUMINANCE12, _L, F.L16_UNORM), _legacy(E.GL_LUMINANCE16, _L, F.L16_UNORM),
-    _legacy(E.GL_LUMINANCE4_ALPHA4, _LA, F.L8A8_UNORM), _legacy(E.GL_LUMINANCE6_ALPHA2, _LA, F.L8A8_UNORM),
-    _legacy(E.GL_LUMINANCE8_ALPHA8, _LA, F.L8A8_UNORM),
-    _legacy(E.GL_LUMINANCE12_ALPHA4, _LA, F.L16A16_UNORM),
-    _legacy(E.GL_LUMINANCE12_ALPHA12, _LA, F.L16A16_UNORM),
-    _legacy(E.GL_LUMINANCE16_ALPHA16, _LA, F.L16A16_UNORM),
-    _legacy(E.GL_INTENSITY4, _IN, F.I8_UNORM), _legacy(E.GL_INTENSITY8, _IN, F.I8_UNORM),
-    _legacy(E.GL_INTENSITY12, _IN, F.I16_UNORM), _legacy(E.GL_INTENSITY16, _IN, F.I16_UNORM),
+    _f(E.GL_LUMINANCE4, _L, F.L8_UNORM, "unorm"), _f(E.GL_LUMINANCE8, _L, F.L8_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE12, _L, F.L16_UNORM, "unorm"), _f(E.GL_LUMINANCE16, _L, F.L16_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE4_ALPHA4, _LA, F.L8A8_UNORM, "unorm"), _f(E.GL_LUMINANCE6_ALPHA2, _LA, F.L8A8_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE8_ALPHA8, _LA, F.L8A8_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE12_ALPHA4, _LA, F.L16A16_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE12_ALPHA12, _LA, F.L16A16_UNORM, "unorm"),
+    _f(E.GL_LUMINANCE16_ALPHA16, _LA, F.L16A16_UNORM, "unorm"),
+    _f(E.GL_INTENSITY4, _IN, F.I8_UNORM, "unorm"), _f(E.GL_INTENSITY8, _IN, F.I8_UNORM, "unorm"),
+    _f(E.GL_INTENSITY12, _IN, F.I16_UNORM, "unorm"), _f(E.GL_INTENSITY16, _IN, F.I16_UNORM, "unorm"),
     _legacy(E.GL_SLUMINANCE, _L, F.L8_SRGB), _legacy(E.GL_SLUMINANCE8, _L, F.L8_SRGB),
     _legacy(E.GL_SLUMINANCE_ALPHA, _LA, F.L8A8_SRGB), _legacy(E.GL_SLUMINANCE8_ALPHA8, _LA, F.L8A8_SRGB),
     _legacy(E.GL_COMPRESSED_ALPHA, _A, F.A8_UNORM), _legacy(E.GL_COMPRESSED_LUMINANCE, _L, F.L8_UNORM),

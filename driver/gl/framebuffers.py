@@ -226,8 +226,9 @@ class FramebufferMixin:
             ok |= {E.GL_RGBA, E.GL_RGB, E.GL_RED, E.GL_RG, E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL,
                    E.GL_STENCIL_INDEX}
             ok |= ATTACHABLE_UNRENDERED
-        if self.api.compat:          # the alpha formats render (GL_ALPHA, GL_ALPHA4..16), as in Mesa
-            ok |= {E.GL_ALPHA} | {f for f, info in LEGACY.items() if info.color_renderable}
+        if self.api.compat:          # the alpha, luminance and intensity formats render, as in Mesa
+            ok |= {E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA} | \
+                {f for f, info in LEGACY.items() if info.color_renderable}
         return ok
 
     def glRenderbufferStorageMultisample(self, target, samples, internalformat, width, height):

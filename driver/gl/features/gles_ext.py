@@ -241,7 +241,8 @@ RENDER_SNORM_16 = frozenset({E.GL_R16_SNORM, E.GL_RG16_SNORM, E.GL_RGBA16_SNORM}
 #: RGB565, R11F_G11F_B10F and, with an extension, RGB16F)
 _DESKTOP_ONLY_RENDERABLE = frozenset({
     E.GL_RGB8UI, E.GL_RGB8I, E.GL_RGB16UI, E.GL_RGB16I, E.GL_RGB32UI, E.GL_RGB32I, E.GL_RGB32F,
-    E.GL_RGB16, E.GL_SRGB8, E.GL_RGB8_SNORM, E.GL_RGB16_SNORM, E.GL_RGB9_E5, E.GL_ALPHA})
+    E.GL_RGB16, E.GL_SRGB8, E.GL_RGB8_SNORM, E.GL_RGB16_SNORM, E.GL_RGB9_E5, E.GL_ALPHA,
+    E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_LUMINANCE8, E.GL_LUMINANCE8_ALPHA8})
 
 
 def es_color_renderable(api, internalformat: int) -> bool:
@@ -249,7 +250,8 @@ def es_color_renderable(api, internalformat: int) -> bool:
     colour-renderable: the SNORM formats only with EXT_render_snorm (16-bit ones
     also need EXT_texture_norm16), RGB16F only with EXT_color_buffer_half_float, never
     the formats desktop GL renders besides: the three-component ones (RGB32F, RGB16,
-    SRGB8, the SNORM and integer ones, RGB9_E5) and the compatibility profile's ALPHA.
+    SRGB8, the SNORM and integer ones, RGB9_E5) and the compatibility profile's ALPHA
+    and LUMINANCE (-ALPHA) formats.
     Always True for desktop GL."""
     if not api.es:
         return True
