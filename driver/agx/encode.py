@@ -187,14 +187,20 @@ def _topology(mode: PipePrim) -> str:
     return "triangle_fan" if mode == PipePrim.POLYGON else mode.name.lower()
 
 
-def feedback_records(mode: PipePrim, ids: np.ndarray) -> np.ndarray:
+def feedback_records(mode: PipePrim, ids: np.ndarray, flatshade_first: bool = False) -> np.ndarray:
     """The vertex ids transform feedback records, in order, for a draw shading ``ids``
     (VDM order; -1 = primitive restart): strips, fans and loops decomposed into
     independent primitives (GL 4.6 section 13.3, table 13.1; ``uapi.topology``),
-    incomplete ones dropped."""
+    incomplete ones dropped. Under the first-vertex convention each primitive starts
+    with its provoking vertex (the last convention's order ends with it already), so the
+    records drawn as independent primitives flat-shade as the draw did (as Mesa)."""
     ids = np.asarray(ids, np.int64)
+    name = _topology(mode)
     starts, lengths = topology.run_bounds(len(ids), ids < 0)
-    pos, _ = topology.decompose(_topology(mode), starts, lengths)
+    if flatshade_first:     # the GPU's assembly: provoking vertex in column 0
+        pos = topology.assemble(name, starts, lengths, False)
+    else:
+        pos, _ = topology.decompose(name, starts, lengths)
     return ids[pos].reshape(-1)
 
 
@@ -203,7 +209,7 @@ def _xfb_setup(ctx, batch, mode, ids: np.ndarray, instances: int, vs_cso) -> dic
     their running offsets. Records past the end of any bound buffer are dropped (GL 4.6
     section 13.3.2: writing stops; PRIMITIVES_WRITTEN counts what was written)."""
     per = topology.TOPOLOGIES[_topology(mode)].vertices
-    records = feedback_records(mode, ids)
+    records = feedback_records(mode, ids, ctx.rast.flatshade_first)
     count = len(records)
     so = vs_cso.state.stream_output
     targets, limit = {}, count * instances

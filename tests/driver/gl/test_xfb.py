@@ -95,6 +95,19 @@ def test_records_of_strips_fans_loops_and_restart():
     assert feedback_records(PipePrim.TRIANGLE_STRIP, with_restart).tolist() == [0, 1, 2, 3, 4, 5, 5, 4, 6]
 
 
+def test_records_under_the_first_vertex_convention_start_with_the_provoking_vertex():
+    """GL_FIRST_VERTEX_CONVENTION: each recorded primitive starts with the vertex that
+    flat-shades it (strip triangle i: vertex i; fan triangle i: vertex i + 1, GL 4.6
+    table 13.2), winding kept, so the records drawn as GL_TRIANGLES with the same
+    convention shade as the strip or fan did (piglit ext_transform_feedback tessellation
+    ... flat_first)."""
+    ids = np.arange(5)
+    assert feedback_records(PipePrim.TRIANGLE_STRIP, ids, True).tolist() == [0, 1, 2, 1, 3, 2, 2, 3, 4]
+    assert feedback_records(PipePrim.TRIANGLE_FAN, ids, True).tolist() == [1, 2, 0, 2, 3, 0, 3, 4, 0]
+    assert feedback_records(PipePrim.LINE_STRIP, np.arange(3), True).tolist() == [0, 1, 1, 2]
+    assert feedback_records(PipePrim.TRIANGLES, np.array([0, 1, 2]), True).tolist() == [0, 1, 2]
+
+
 # -- capture -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("prim,xfb_prim", [(E.GL_TRIANGLES, E.GL_TRIANGLES), (E.GL_TRIANGLE_STRIP, E.GL_TRIANGLES),
