@@ -504,9 +504,14 @@ void main() {
     for (uint j = 0u; j < job; j++)
         g_nidx += job_primitives(j) * vpp;
     run_job(job);
-    if (g_points && job == 0u)              // point mode: every vertex once
+    if (g_points && job == 0u) {            // point mode: every vertex once
+        // triangles: the outer ring from corner 1 (0, 1, 0), its u = 0 side first, as
+        // Mesa's tessellator emits it (the order is the implementation's; programs that
+        // let the last point win, as piglit's atomic counter semantics, see Mesa's)
+        bool turn = g_mode == 0u;
         for (uint v = 0u; v < g_nverts; v++)
-            indices[g_ibase + v] = g_vbase + v;
+            indices[g_ibase + v] = g_vbase + (turn && v < g_total ? (v + g_m[0]) % g_total : v);
+    }
 }
 """
 

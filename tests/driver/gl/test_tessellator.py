@@ -236,6 +236,24 @@ def test_point_mode_gives_every_vertex_once(ctx, mode):
     np.testing.assert_array_equal(points, coords)
 
 
+def test_point_mode_triangles_start_the_outer_ring_at_corner_1(ctx):
+    """In point mode the points' order is the implementation's; shimgl's is Mesa's for the
+    outer ring of triangles: from corner (0, 1, 0) along its u = 0 side to (0, 0, 1), then
+    v = 0 to (1, 0, 0), then w = 0 back (llvmpipe's last point at all levels 1 is
+    (1, 0, 0), found by drawing the three points over one pixel)."""
+    points, _p, singles = run_tessellator(ctx, _layout("triangles", point_mode=True), [[1, 1, 1, 0, 1, 0]])
+    assert points[singles[:, 0]].tolist() == [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    # outer levels 2, 3, 4 (outer[0] subdivides the u = 0 side): 9 outer points first
+    points, _p, singles = run_tessellator(ctx, _layout("triangles", point_mode=True), [[2, 3, 4, 0, 3, 0]])
+    ring = points[singles[:9, 0]]
+    np.testing.assert_allclose(ring[0], [0, 1, 0])
+    np.testing.assert_allclose(ring[:3, 0], 0)            # u = 0: 2 segments, (0, 0, 1) next
+    np.testing.assert_allclose(ring[2], [0, 0, 1])
+    np.testing.assert_allclose(ring[2:6, 1], 0)           # v = 0: 3 segments, to (1, 0, 0)
+    np.testing.assert_allclose(ring[5], [1, 0, 0])
+    np.testing.assert_allclose(ring[5:9, 2], 0)           # w = 0: 4 segments, back towards (0, 1, 0)
+
+
 def test_clockwise_order(ctx):
     coords, _p, tris = run_tessellator(ctx, _layout("quads", order="cw"), [[2, 3, 2, 3, 2, 3]])
     _check_cover(coords, tris, "quads", order="cw")
