@@ -54,7 +54,7 @@ def _used_members(unit, variable: str) -> set[str]:
     """The members of a built-in block array (gl_in, gl_out) the shader accesses."""
     from compiler.glsl.ast import FieldAccess, Index, VariableRef, walk
     used = set()
-    for decl in unit.declarations:
+    for decl in getattr(unit, "declarations", ()):
         for node in walk(decl):
             if isinstance(node, FieldAccess):
                 base = node.base.base if isinstance(node.base, Index) else node.base
@@ -63,13 +63,14 @@ def _used_members(unit, variable: str) -> set[str]:
     return used
 
 
-def _stage_io(ls, stage: str, storage: str) -> list[tuple[str, dict]]:
+def _stage_io(ls, stage: str, storage: str, builtins_only: bool = False) -> list[tuple[str, dict]]:
     """(name, properties) of the active inputs (``storage`` "in") or outputs ("out") of
     a program stage other than the vertex inputs and fragment outputs, as Mesa lists
     them: user variables (a per-vertex array keeps its array: ``v[0]``, ARRAY_SIZE its
     length), members of a named block as ``Block.member``, the built-ins the stage
     uses, gl_in[]/gl_out[]'s used members as ``gl_PerVertex.member``. LOCATION is an
-    explicit layout location, else -1 (GL 4.6 section 7.3.1.1)."""
+    explicit layout location, else -1 (GL 4.6 section 7.3.1.1). ``builtins_only``: the
+    built-ins alone (beside the vertex attributes and fragment outputs listed apart)."""
     unit = ls.units[stage]
     out = []
 
@@ -79,8 +80,8 @@ def _stage_io(ls, stage: str, storage: str) -> list[tuple[str, dict]]:
 
     per_vertex = (stage in ("tess_control", "tess_evaluation", "geometry") and storage == "in") or \
         (stage == "tess_control" and storage == "out")
-    for g in unit.globals:
-        if g.storage != storage:
+    for g in getattr(unit, "globals", ()):
+        if g.storage != storage or builtins_only:
             continue
         location = (g.layout or {}).get("location", -1)
         t = g.type
@@ -94,7 +95,7 @@ def _stage_io(ls, stage: str, storage: str) -> list[tuple[str, dict]]:
             continue
         for name, et, size in _basic_entries(g.name, t):
             add(name, et, size, location, g.patch)
-    for v in unit.builtin_variables:
+    for v in getattr(unit, "builtin_variables", ()):      # (none known of a SPIR-V module)
         if v.storage != storage:
             continue
         t = v.type
@@ -236,13 +237,19 @@ class InterfaceQueryMixin:
                         E.GL_ARRAY_SIZE: t.length if t is not None and t.base == "array" else 1,
                         E.GL_LOCATION: -1 if name.startswith("gl_") else loc,
                         E.GL_IS_PER_PATCH: 0, **refs({"vertex"}), **components(name)}))
+                # the built-in inputs the stage uses that are no attributes (gl_VertexID, ...)
+                listed = {r.name.split("[")[0] for r in out}
+                out += [_Res(name, {**props, **refs({"vertex"}), **components(name)})
+                        for name, props in _stage_io(ls, "vertex", "in", builtins_only=True)
+                        if name.split("[")[0] not in listed]
         elif interface == E.GL_PROGRAM_OUTPUT:
             fs = ls.units.get("fragment")
             last = next((st for st in reversed(_GRAPHICS_STAGES) if st in stages), None)
             if last is not None and last != "fragment":
                 # the last stage's active outputs, built-ins included (a separable program's)
                 components = self._location_components(ls, last, "out")
-                out += [_Res(name, {**props, **refs({last}), **components(name)})
+                # (GL_LOCATION_INDEX: -1, not a fragment output)
+                out += [_Res(name, {**props, E.GL_LOCATION_INDEX: -1, **refs({last}), **components(name)})
                         for name, props in _stage_io(ls, last, "out")]
             if fs is not None:
                 outs = {g.name: g for g in fs.globals if g.storage == "out"}
@@ -256,6 +263,11 @@ class InterfaceQueryMixin:
                         E.GL_LOCATION: loc, E.GL_LOCATION_INDEX: ls.frag_output_indices.get(name, 0),
                         E.GL_IS_PER_PATCH: 0,
                         **refs({"fragment"}), **components(name)}))
+                # the built-in outputs written (gl_FragColor, gl_FragData[0], gl_FragDepth, ...)
+                listed = {r.name.split("[")[0] for r in out}
+                out += [_Res(name, {**props, E.GL_LOCATION_INDEX: -1, **refs({"fragment"}), **components(name)})
+                        for name, props in _stage_io(ls, "fragment", "out", builtins_only=True)
+                        if name.split("[")[0] not in listed]
         elif interface == E.GL_ATOMIC_COUNTER_BUFFER:
             for i, a in enumerate(ls.atomic_buffers):
                 vals = self.glGetActiveAtomicCounterBufferiv(

@@ -103,6 +103,9 @@ def test_geometry_stage_alone():
             "gl_PerVertex.gl_Position": (VEC4, 1, -1, 0, 1), "gl_PrimitiveIDIn": (INT, 1, -1, 0, 1)}
         assert _listed(ctx, p, E.GL_PROGRAM_OUTPUT, E.GL_REFERENCED_BY_GEOMETRY_SHADER) == {
             "w": (VEC4, 1, -1, 0, 1), "gl_Position": (VEC4, 1, -1, 0, 1), "gl_PrimitiveID": (INT, 1, -1, 0, 1)}
+        # GL_LOCATION_INDEX of an output of another stage than the fragment stage: -1
+        assert ctx.glGetProgramResourceiv(p, E.GL_PROGRAM_OUTPUT, 0, 1, [E.GL_LOCATION_INDEX], 1) == [-1]
+        assert ctx.glGetError() == E.GL_NO_ERROR
 
 
 def test_tessellation_control_stage_alone():
@@ -141,3 +144,23 @@ def test_fragment_stage_alone_lists_its_inputs():
         assert _listed(ctx, p, E.GL_PROGRAM_INPUT, E.GL_REFERENCED_BY_FRAGMENT_SHADER) == {
             "to_fs": (VEC4, 1, -1, 0, 1), "gl_FragCoord": (VEC4, 1, -1, 0, 1)}
         assert set(_listed(ctx, p, E.GL_PROGRAM_OUTPUT, E.GL_REFERENCED_BY_FRAGMENT_SHADER)) == {"colour"}
+
+
+def test_vertex_inputs_and_fragment_outputs_list_the_built_ins_used():
+    """Beside the attributes and the user outputs: the system values the vertex stage
+    reads (gl_VertexID) and the built-in outputs the fragment stage
+    writes (gl_FragColor, gl_FragDepth), LOCATION -1, as Mesa lists them."""
+    vs = """#version 130
+in vec4 a;
+void main() { gl_Position = gl_Vertex + a + float(gl_VertexID); gl_FrontColor = gl_Color; }
+"""
+    fs = """#version 130
+void main() { gl_FragColor = gl_Color + gl_FragCoord; gl_FragDepth = 0.5; }
+"""
+    with driver.Context(api="compat", width=8, height=8) as ctx:
+        p = _separable(ctx, [(E.GL_VERTEX_SHADER, vs), (E.GL_FRAGMENT_SHADER, fs)])
+        inputs = _listed(ctx, p, E.GL_PROGRAM_INPUT, E.GL_REFERENCED_BY_VERTEX_SHADER)
+        assert set(inputs) == {"a", "gl_Vertex", "gl_Color", "gl_VertexID"}
+        assert inputs["gl_VertexID"] == (INT, 1, -1, 0, 1)
+        assert _listed(ctx, p, E.GL_PROGRAM_OUTPUT, E.GL_REFERENCED_BY_FRAGMENT_SHADER) == {
+            "gl_FragColor": (VEC4, 1, -1, 0, 1), "gl_FragDepth": (FLOAT, 1, -1, 0, 1)}
