@@ -31,7 +31,7 @@ from uapi import topology
 
 from . import fallbacks, index_rewrite, texel_buffer
 from .compile import link_fragment_bindings
-from .packed import packed
+from .packed import packed, packer
 from .resource import FIXED24_DEPTH, AgxResource, layout_format
 from .shader import AgxShader
 
@@ -631,6 +631,24 @@ def _spilled_render_targets(batch, texs: list) -> None:
         texs[at] = view
 
 
+#: the per-draw packets whose integer fields (addresses, sizes) are all that changes
+_USC_UNIFORM = packer("USC_UNIFORM", "start_halves", "size_halves", "buffer")
+_VDM_PPP_STATE_UPDATE = packer("VDM_PPP_STATE_UPDATE", "size_words", "state")
+
+
+_VDM_STATES: dict = {}
+
+
+def _vdm_state(output_count_words: int):
+    """The packer of the VDM_STATE of a draw (its vertex shader's USC words and
+    output count), one per output count."""
+    hit = _VDM_STATES.get(output_count_words)
+    if hit is None:
+        hit = _VDM_STATES[output_count_words] = packer(
+            "VDM_STATE", "vertex_shader.pipeline", vertex_outputs=dict(output_count_words=output_count_words))
+    return hit
+
+
 def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:
     """The USC words of a shader with its bindings; returns their address. Identical
     words (same variant, uniform values and tables) are uploaded once per batch, and
@@ -655,7 +673,7 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
         n_halves = len(halves) // 2
         for start in range(0, n_halves, 256):
             n = min(256, n_halves - start)
-            words.append(packed("USC_UNIFORM", start_halves=start, size_halves=n, buffer=va + 2 * start))
+            words.append(_USC_UNIFORM(start, n, va + 2 * start))
     words.append(tail)
     va = batch.usc_cache[key] = batch.pool.upload(b"".join(words), 64)
     return va
@@ -1165,13 +1183,14 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         members = batch.ppp_cache[state_key] = _ppp_members(ctx, batch, vs, fs, cf)
     ppp = _ppp_upload(batch, members, fs_words)
     vs_words = usc_words(ctx, batch, vs, S.VERTEX, attributes)
-    state = dict(vertex_shader=dict(pipeline=vs_words), vertex_outputs=dict(output_count_words=vs.output_count_words))
     stats_va = ctx.statistics_va()
     if stats_va != getattr(batch, "statistics_va", 0):   # the VDM keeps it for the following draws
-        state["statistics"] = dict(counters=stats_va)
+        batch.vdm += packed("VDM_STATE", vertex_shader=dict(pipeline=vs_words), statistics=dict(counters=stats_va),
+                            vertex_outputs=dict(output_count_words=vs.output_count_words))
         batch.statistics_va = stats_va
-    batch.vdm += packed("VDM_STATE", **state)
-    batch.vdm += packed("VDM_PPP_STATE_UPDATE", size_words=ppp[1], state=ppp[0])
+    else:
+        batch.vdm += _vdm_state(vs.output_count_words)(vs_words)
+    batch.vdm += _VDM_PPP_STATE_UPDATE(ppp[1], ppp[0])
     draw = dict(primitive=_PRIMS[mode], instances=info.instance_count, base_vertex=base_vertex,
                 base_instance=info.start_instance, count=count)
     if index_size:
@@ -1327,7 +1346,10 @@ def _ppp_pack_upload(batch, members: dict, fs_words) -> tuple[int, int]:
     else:
         # the words before and after the fragment shader's member, packed once per entry
         member = P.PPP_STATE.members["fragment_shader"]
-        fs_bytes = packed(member, pipeline=fs_words, **fs)
+        fs_packer = batch.ppp_cache.get(("fs packer", id(members)))
+        if fs_packer is None:      # (the member's other fields are the entry's: fixed)
+            fs_packer = batch.ppp_cache[("fs packer", id(members))] = packer(member, "pipeline", **fs)
+        fs_bytes = fs_packer(fs_words)
         around = batch.ppp_cache.get(("around", id(members)))
         if around is None:
             whole = packed(P.PPP_STATE, **{**members, "fragment_shader": fs_bytes})

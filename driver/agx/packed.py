@@ -23,7 +23,10 @@ address and signed fields with no modifier, a ``minus`` or an ``shr``, the same
 checks inlined, ``Field.encode`` raising for a value they refuse): the same bytes
 as a full ``pack``, without walking every field of the packet. Those bytes are not
 kept (an address rarely recurs, and the memo would fill and empty itself every
-few draws). A group is its header (by which members are present) and its members,
+few draws). ``packer(what, *names, **fixed)`` gives a call site that packs the same
+packet draw after draw with only the integer fields ``names`` changing the
+template's encoding directly (no key built, no memo looked up): the same bytes as
+``packed``. A group is its header (by which members are present) and its members,
 each packed here; the group's own bytes are not kept.
 """
 
@@ -35,7 +38,7 @@ import numpy as np
 
 from uapi import packets as P
 
-__all__ = ["packed"]
+__all__ = ["packed", "packer"]
 
 #: Entries kept at most; the memo starts again empty when full.
 MAX_ENTRIES = 8192
@@ -92,21 +95,13 @@ def _pack_from_template(what, fields: dict, items: tuple) -> tuple[bytes, bool]:
     tkey = (packet.name, tuple([(k, None) if kv[0] is int else (k, kv) for k, kv in items]))
     template = _TEMPLATES.get(tkey)
     if template is None:
-        ints = [k for k, kv in items if kv[0] is int]
-        raw = packet.pack(**fields)      # checks every name and value
-        if not ints:
-            return raw, False
-        encoded = [packet.by_name[k] for k in ints]
-        if any(f.exact is not None for f in encoded):
-            return raw, False
-        mask = 0
-        for f in encoded:
-            mask |= f.mask
-        if len(_TEMPLATES) >= MAX_ENTRIES:
-            _TEMPLATES.clear()
-        _TEMPLATES[tkey] = (int.from_bytes(raw, "little") & ~mask, [_encoder(f) for f in encoded])
+        raw, template = _template_of(packet, fields, tuple(k for k, kv in items if kv[0] is int))
+        if template is not None:
+            if len(_TEMPLATES) >= MAX_ENTRIES:
+                _TEMPLATES.clear()
+            _TEMPLATES[tkey] = template
         return raw, False
-    bits, encoders = template
+    bits, encoders, _, _ = template
     for name, start, shift, minus, lo, hi, f in encoders:
         v = fields[name]
         if shift is not None and lo <= (v := v - minus) and not v & shift[0] and (v := v >> shift[1]) < hi:
@@ -116,19 +111,117 @@ def _pack_from_template(what, fields: dict, items: tuple) -> tuple[bytes, bool]:
     return bits.to_bytes(packet.size_B, "little"), True
 
 
+class _Packer:
+    """``packer``'s function: the bits and integer encoders of the template of ``what``
+    with ``fixed`` (made from the first call's values, by ``_pack_from_template``'s
+    rules), each call encoding only the ``names`` fields; ``packed`` itself for a
+    value that is not an int, a packet no template serves, or before the template."""
+
+    __slots__ = ("what", "names", "fixed", "template")
+
+    def __init__(self, what, names: tuple, fixed: dict):
+        self.what, self.names, self.fixed, self.template = what, names, fixed, None
+
+    def __call__(self, *values) -> bytes:
+        template = self.template
+        if not template or len(values) != len(self.names) or any(type(v) is not int for v in values):
+            if len(values) != len(self.names):
+                raise TypeError(f"{self.what}: {len(self.names)} values expected ({self.names}), got {len(values)}")
+            fields = dict(self.fixed, **dict(zip(self.names, values)))
+            if template is None and all(type(v) is int for v in values):
+                raw, self.template = _template_of(self.what, fields, self.names)
+                self.template = self.template or False
+                return raw
+            return packed(self.what, **fields)
+        bits, encoders, size_B, name = template
+        for value, (_, start, shift, minus, lo, hi, f) in zip(values, encoders):
+            if shift is not None and lo <= (v := value - minus) and not v & shift[0] and (v := v >> shift[1]) < hi:
+                bits |= (v & shift[2]) << start
+            else:                        # a log2, enum or bool field, or a value out of range: raises
+                bits |= f.encode(value, name) << start
+        return bits.to_bytes(size_B, "little")
+
+
+def _template_of(what, fields: dict, names: tuple) -> tuple[bytes, tuple | None]:
+    """(``P.pack(what, **fields)``, the template: (bits with the ``names`` fields cleared,
+    their encoders in that order, bytes, packet name), or None when no template serves:
+    a group, no such field, a field with an exact value). Raises as ``pack`` does."""
+    packet = P.lookup(what)
+    if isinstance(packet, P.Group):
+        return _pack_group(packet, fields), None
+    raw = packet.pack(**fields)          # checks every name and value
+    encoded = [packet.by_name[k] for k in names]
+    if not encoded or any(f.exact is not None for f in encoded):
+        return raw, None
+    mask = 0
+    for f in encoded:
+        mask |= f.mask
+    return raw, (int.from_bytes(raw, "little") & ~mask, [_encoder(f) for f in encoded], packet.size_B, packet.name)
+
+
+def packer(what, *names: str, **fixed):
+    """A function of the integer fields ``names`` (positional, in that order) giving
+    ``packed(what, **fixed, **{names: values})``, the same bytes, for a call site that
+    packs ``what`` with the same ``fixed`` values draw after draw and only ``names``
+    changing (addresses, counts). For a group, ``names`` are ``"member.field"``
+    of one member, ``fixed`` its members' fields. Raises as ``pack`` does."""
+    group = P.lookup(what) if type(what) is str and what in P.GROUPS else what
+    if type(group) is P.Group:
+        return _GroupPacker(group, tuple(names), dict(fixed))
+    return _Packer(what, tuple(names), dict(fixed))
+
+
 def _pack_group(group, fields: dict) -> bytes:
     """A group's bytes: its header (by which members are present) and its members'
     records, each packed as a packet is here (the group as a whole is not kept: a
     member with an address would make every group a new entry)."""
     if not fields.keys() <= group.members.keys():
         return group.pack(**fields)      # (raises: no such member)
-    out = [packed(group.header, **{m: True for m in group.members if m in fields})]
+    return b"".join(record for _, record in _group_records(group, fields))
+
+
+def _group_records(group, fields: dict) -> list:
+    """(member name or None for the header, bytes) of each record of a group, in order."""
+    out = [(None, packed(group.header, **{m: True for m in group.members if m in fields}))]
     for m, member in group.members.items():
         if m in fields:
             v = fields[m]
-            out.append(packed(member, **v) if type(v) is dict else
-                       bytes(v) if isinstance(v, (bytes, bytearray)) else member.pack(**v))
-    return b"".join(out)
+            out.append((m, packed(member, **v) if type(v) is dict else
+                        bytes(v) if isinstance(v, (bytes, bytearray)) else member.pack(**v)))
+    return out
+
+
+class _GroupPacker:
+    """``packer``'s function for a group whose integer fields ``names`` are all of one
+    member (``"member.field"``): the records of the first call's values once, that
+    member's record from its own ``packer`` on each call."""
+
+    __slots__ = ("group", "member", "names", "fixed", "records", "at", "member_packer")
+
+    def __init__(self, group, names: tuple, fixed: dict):
+        members = {n.partition(".")[0] for n in names}
+        if len(members) != 1 or not all("." in n for n in names):
+            raise ValueError(f"{group.name}: packer names must be fields of one member, got {names}")
+        (self.member,) = members
+        if self.member not in group.members:
+            raise ValueError(f"{group.name} has no member {self.member!r}")
+        self.group, self.names, self.fixed, self.records = group, names, fixed, None
+        self.member_packer = packer(group.members[self.member], *(n.partition(".")[2] for n in names),
+                                    **fixed.get(self.member, {}))
+
+    def __call__(self, *values) -> bytes:
+        record = self.member_packer(*values)             # checks the values (raises as pack does)
+        if self.records is None:
+            fields = dict(self.fixed)
+            fields[self.member] = dict(fields.get(self.member, {}),
+                                       **{n.partition(".")[2]: v for n, v in zip(self.names, values)})
+            if not fields.keys() <= self.group.members.keys():
+                return self.group.pack(**fields)         # (raises: no such member)
+            records = _group_records(self.group, fields)
+            self.at = [m for m, _ in records].index(self.member)
+            self.records = [r for _, r in records]
+        records = self.records
+        return b"".join((*records[:self.at], record, *records[self.at + 1:]))
 
 
 def _encoder(f) -> tuple:

@@ -158,3 +158,83 @@ def test_template_integers_encode_and_refuse_as_field_encode_does():
                 checked += 1
         assert packed(packet.name, **base) == base_bytes
     assert checked > 200 and refused > 100
+
+
+def test_packer_gives_pack_bytes_and_refuses_as_field_encode_does():
+    """packer(what, *names, **fixed): for every packet with integer fields, a call site's
+    function of those fields gives pack's bytes for every value Field.encode takes (the
+    first call included, which makes its template), and for one it refuses raises
+    ValueError with pack's message, later calls unaffected."""
+    from driver.agx.packed import packer
+    from uapi.packets.table import PACKETS
+    rng = np.random.default_rng(13)
+    checked = refused = 0
+    for packet in [p for p in PACKETS.values() if _int_fields(p)]:
+        names = [f.name for f in _int_fields(packet)]
+        fixed = {f.name: f.default for f in packet.fields if f.exact is None and f.name not in names}
+        base = [packet.by_name[n].default for n in names]
+        try:
+            base_bytes = P.pack(packet.name, **fixed, **dict(zip(names, base)))
+        except ValueError:
+            continue
+        pack_fn = packer(packet.name, *names, **fixed)
+        assert pack_fn(*base) == base_bytes
+        for i, f in enumerate(_int_fields(packet)):
+            m = f.modifier
+            special = [0, 1, -1, (1 << f.size) - 1, 1 << f.size, -(1 << (f.size - 1))]
+            if m is not None:
+                special += [m.amount, m.amount - 1, (1 << f.size) << m.amount, (3 << m.amount) + 1]
+            for v in special + [int(x) for x in rng.integers(-(1 << 40), 1 << 44, 6)]:
+                values = base[:i] + [v] + base[i + 1:]
+                try:
+                    want = P.pack(packet.name, **fixed, **dict(zip(names, values)))
+                except ValueError as e:
+                    with pytest.raises(ValueError) as got:
+                        pack_fn(*values)
+                    assert str(got.value) == str(e)
+                    refused += 1
+                    continue
+                assert pack_fn(*values) == want, (packet.name, f.name, v)
+                checked += 1
+        assert pack_fn(*base) == base_bytes
+    assert checked > 200 and refused > 100
+
+
+def test_packer_keeps_its_fixed_fields_and_takes_other_values():
+    """Two call sites of one packet with different fixed fields pack their own; a value
+    that is not an int (a numpy integer) and a template-less packet go through packed;
+    the wrong number of values is a TypeError."""
+    from driver.agx.packed import packer
+    member = P.PPP_STATE.members["fragment_shader"]
+    fixed = dict(cf_binding_count=3, cf_bindings=0x8000)          # as _ppp_members sets them
+    other = dict(cf_binding_count=3, cf_bindings=0x8040)          # another batch's bindings
+    a, b = packer(member, "pipeline", **fixed), packer(member, "pipeline", **other)
+    for va in (0x1000, 0x2040, 0x4000_0000):
+        assert a(va) == P.pack(member, pipeline=va, **fixed)
+        assert b(va) == P.pack(member, pipeline=va, **other)
+        assert a(va) != b(va)
+    assert a(np.uint64(0x3000)) == P.pack(member, pipeline=0x3000, **fixed)
+    with pytest.raises(TypeError):
+        a(0x1000, 2)
+    usc_end = packer("USC_END")                    # no integer field: no template, packed each time
+    assert usc_end() == P.pack("USC_END") and usc_end() == P.pack("USC_END")
+
+
+def test_group_packer_gives_pack_bytes():
+    """A group's packer (one member's integer fields change, the other members fixed):
+    the group's bytes as pack gives them, for each output count and address; a bad
+    address raises as pack does; names of two members or none are refused."""
+    from driver.agx.packed import packer
+    for outputs in (0, 4, 255):
+        fn = packer("VDM_STATE", "vertex_shader.pipeline", vertex_outputs=dict(output_count_words=outputs))
+        for va in (0x40, 0x1_0000_0040, 0x4000_0000_00):
+            assert fn(va) == P.pack("VDM_STATE", vertex_shader=dict(pipeline=va),
+                                    vertex_outputs=dict(output_count_words=outputs)), (outputs, va)
+        with pytest.raises(ValueError):
+            fn(1 << 60)
+    alone = packer("VDM_STATE", "vertex_shader.pipeline")
+    assert alone(0x80) == P.pack("VDM_STATE", vertex_shader=dict(pipeline=0x80))
+    with pytest.raises(ValueError):
+        packer("VDM_STATE", "vertex_shader.pipeline", "statistics.counters")
+    with pytest.raises(ValueError):
+        packer("VDM_STATE", "pipeline")
