@@ -32,6 +32,17 @@ def _feedback_buffers(layout) -> list[int]:
     return sorted({v.buffer for v in layout.varyings if v.output is not None})
 
 
+# GL 4.6 table 7.2: the resource properties (another value is INVALID_ENUM; one the
+# interface lacks, INVALID_OPERATION)
+_PROPERTIES = frozenset(getattr(E, "GL_" + n) for n in (
+    "NAME_LENGTH", "TYPE", "ARRAY_SIZE", "OFFSET", "BLOCK_INDEX", "ARRAY_STRIDE", "MATRIX_STRIDE", "IS_ROW_MAJOR",
+    "ATOMIC_COUNTER_BUFFER_INDEX", "BUFFER_BINDING", "BUFFER_DATA_SIZE", "NUM_ACTIVE_VARIABLES",
+    "ACTIVE_VARIABLES", "REFERENCED_BY_VERTEX_SHADER", "REFERENCED_BY_TESS_CONTROL_SHADER",
+    "REFERENCED_BY_TESS_EVALUATION_SHADER", "REFERENCED_BY_GEOMETRY_SHADER", "REFERENCED_BY_FRAGMENT_SHADER",
+    "REFERENCED_BY_COMPUTE_SHADER", "TOP_LEVEL_ARRAY_SIZE", "TOP_LEVEL_ARRAY_STRIDE", "LOCATION",
+    "LOCATION_INDEX", "IS_PER_PATCH", "LOCATION_COMPONENT", "TRANSFORM_FEEDBACK_BUFFER_INDEX",
+    "TRANSFORM_FEEDBACK_BUFFER_STRIDE", "NUM_COMPATIBLE_SUBROUTINES", "COMPATIBLE_SUBROUTINES"))
+
 # the graphics stages in pipeline order: a program's first and last stages of these
 # give GL_PROGRAM_INPUT and GL_PROGRAM_OUTPUT
 _GRAPHICS_STAGES = ("vertex", "tess_control", "tess_evaluation", "geometry", "fragment")
@@ -359,6 +370,7 @@ class InterfaceQueryMixin:
                 out.append(len(reported_name(prog, r.name)) + 1)
                 continue
             # GL 4.6 table 7.2: a property the interface lacks is INVALID_OPERATION
+            check(p in _PROPERTIES, E.GL_INVALID_ENUM, f"{p:#x} is no resource property")
             check(p in r.props, E.GL_INVALID_OPERATION, f"property {p:#x} not of this interface")
             v = r.props[p]
             out += list(v) if isinstance(v, tuple) else [v]

@@ -164,3 +164,14 @@ void main() { gl_FragColor = gl_Color + gl_FragCoord; gl_FragDepth = 0.5; }
         assert inputs["gl_VertexID"] == (INT, 1, -1, 0, 1)
         assert _listed(ctx, p, E.GL_PROGRAM_OUTPUT, E.GL_REFERENCED_BY_FRAGMENT_SHADER) == {
             "gl_FragColor": (VEC4, 1, -1, 0, 1), "gl_FragDepth": (FLOAT, 1, -1, 0, 1)}
+
+
+def test_a_value_that_is_no_property_is_an_invalid_enum():
+    """GL 4.6 section 7.3.1: a property of table 7.2 the interface lacks is
+    INVALID_OPERATION; a value that is no property at all (GL_TRUE) INVALID_ENUM."""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        p = _separable(ctx, [(E.GL_FRAGMENT_SHADER, FS)])
+        ctx.glGetProgramResourceiv(p, E.GL_PROGRAM_INPUT, 0, 1, [E.GL_TRUE], 1)
+        assert ctx.glGetError() == E.GL_INVALID_ENUM
+        ctx.glGetProgramResourceiv(p, E.GL_PROGRAM_INPUT, 0, 1, [E.GL_BUFFER_BINDING], 1)
+        assert ctx.glGetError() == E.GL_INVALID_OPERATION
