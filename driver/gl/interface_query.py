@@ -207,11 +207,15 @@ class InterfaceQueryMixin:
         elif interface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK):
             storage = interface == E.GL_SHADER_STORAGE_BLOCK
             blocks = [b for b in ls.blocks if b.is_storage == storage]
-            first = 0
+            # a block's active variables: the indices of its members in the UNIFORM or
+            # BUFFER_VARIABLE list (GL 4.6 section 7.3.1.1), whose BLOCK_INDEX names it
+            members = self._resources(prog, E.GL_BUFFER_VARIABLE if storage else E.GL_UNIFORM)
+            by_block: dict[int, list[int]] = {}
+            for i, r in enumerate(members):
+                by_block.setdefault(r.props.get(E.GL_BLOCK_INDEX, -1), []).append(i)
             members_of: dict[str, tuple[int, ...]] = {}     # array of blocks -> its members' indices
-            for b in blocks:
-                n = len(b.active)
-                variables = tuple(range(first, first + n))
+            for bi, b in enumerate(blocks):
+                variables = tuple(by_block.get(bi, ()))
                 # the members of an array of blocks are listed once, with its first element; every
                 # element has them as its active variables (GL 4.6 section 7.3.1)
                 base = re.sub(r"(\[\d+\])+$", "", b.name)
@@ -221,7 +225,6 @@ class InterfaceQueryMixin:
                     E.GL_BUFFER_BINDING: b.binding, E.GL_BUFFER_DATA_SIZE: b.data_size_B,
                     E.GL_NUM_ACTIVE_VARIABLES: len(variables),
                     E.GL_ACTIVE_VARIABLES: variables, **refs(b.stages)}))
-                first += n
         elif interface == E.GL_BUFFER_VARIABLE:
             for bi, b in enumerate(bl for bl in ls.blocks if bl.is_storage):
                 for m in b.active:

@@ -175,3 +175,27 @@ def test_a_value_that_is_no_property_is_an_invalid_enum():
         assert ctx.glGetError() == E.GL_INVALID_ENUM
         ctx.glGetProgramResourceiv(p, E.GL_PROGRAM_INPUT, 0, 1, [E.GL_BUFFER_BINDING], 1)
         assert ctx.glGetError() == E.GL_INVALID_OPERATION
+
+
+def test_a_blocks_active_variables_index_the_uniform_list():
+    """GL 4.6 section 7.3.1.1: GL_ACTIVE_VARIABLES of a uniform block are the indices
+    of its members in the GL_UNIFORM list, where default-block uniforms sit too (the
+    members' names read back through those indices)."""
+    fs = """#version 150
+uniform float alpha;
+uniform First { vec4 f1; float f2; };
+uniform vec4 zeta;
+uniform Second { vec4 s1; };
+out vec4 colour;
+void main() { colour = f1 * f2 + s1 + zeta * alpha; }
+"""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        p = _separable(ctx, [(E.GL_FRAGMENT_SHADER, fs)])
+        for block, want in (("First", {"f1", "f2"}), ("Second", {"s1"})):
+            bi = ctx.glGetProgramResourceIndex(p, E.GL_UNIFORM_BLOCK, block)
+            n = ctx.glGetProgramResourceiv(p, E.GL_UNIFORM_BLOCK, bi, 1, [E.GL_NUM_ACTIVE_VARIABLES], 1)[0]
+            idx = ctx.glGetProgramResourceiv(p, E.GL_UNIFORM_BLOCK, bi, 1, [E.GL_ACTIVE_VARIABLES], n)
+            assert {ctx.glGetProgramResourceName(p, E.GL_UNIFORM, i, 64) for i in idx} == want
+            for i in idx:
+                assert ctx.glGetProgramResourceiv(p, E.GL_UNIFORM, i, 1, [E.GL_BLOCK_INDEX], 1) == [bi]
+        assert ctx.glGetError() == E.GL_NO_ERROR
