@@ -193,7 +193,7 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     known = repeat.recall(memory, key) if remembering else None
     if known is not None:
         return _again(executor, command, tvb, known)
-    recorder = repeat.Recorder(memory) if remembering else None
+    recorder = repeat.Recorder(memory) if remembering and repeat.record_now() else None
     faults = len(command.faults), len(getattr(memory, "faults", ()))
     tvb.core = core = executor.core(command)
     if recorder is not None:

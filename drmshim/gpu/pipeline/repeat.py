@@ -18,6 +18,11 @@ now, byte for byte, through the memory's window (which never faults: a range
 that is no longer readable is a miss). Nothing is trusted that is not compared.
 The result's arrays are read-only (the fragment half only reads them); the
 command's feedback and counters get what the recorded half gave them.
+Recording costs a command tens of microseconds; while nothing repeats (piglit's
+tiny draws, each with other uniforms, flushed every few draws) it backs off: after
+``QUIET_AFTER`` halves in a row that were not taken again, only one command in
+``RECORD_EVERY`` is recorded, until a half is taken again (a frame drawn again is
+then found within ``RECORD_EVERY`` frames).
 ``SHIMGL_DEBUG=norepeat`` turns it off (so do ``interp``, ``scoreboard``, ``trace``
 and ``fw``: ``STEP_ASIDE``).
 """
@@ -30,8 +35,8 @@ import numpy as np
 
 from ...firmware import debug_enabled
 
-__all__ = ["Recorder", "active", "recall", "remember", "COMMANDS", "DRAWS", "MAX_BYTES", "MAX_SPANS",
-           "STEP_ASIDE"]
+__all__ = ["Recorder", "active", "recall", "record_now", "remember", "COMMANDS", "DRAWS", "MAX_BYTES",
+           "MAX_SPANS", "QUIET_AFTER", "RECORD_EVERY", "STEP_ASIDE"]
 
 #: How many recorded vertex halves are kept (0: none is remembered).
 COMMANDS = 8
@@ -42,6 +47,10 @@ MAX_SPANS = 256
 #: Commands of more draws are not recorded (a frame drawn again has a few; piglit's
 #: thousands of tiny draws differ command to command).
 DRAWS = 16
+#: After this many vertex halves in a row not taken again, record one command in
+#: RECORD_EVERY (recording is then mostly overhead: see the module's notes).
+QUIET_AFTER = 8
+RECORD_EVERY = 8
 
 #: ``SHIMGL_DEBUG`` words under which every vertex half runs (neither recorded nor
 #: taken again): ``norepeat`` itself, and those that ask to see or check the GPU's
@@ -51,6 +60,7 @@ STEP_ASIDE = ("norepeat", "interp", "scoreboard", "trace", "fw")
 
 _LOCK = threading.Lock()
 _KEPT: dict = {}        # key -> (spans, result)
+_STREAK = [0, 0]        # halves in a row not taken again; commands seen while backing off
 
 
 def active() -> bool:
@@ -164,8 +174,20 @@ def recall(memory, key):
         return None
     hit = _KEPT.get(key)
     if hit is None or not _same(memory, hit[0]):
+        _STREAK[0] += 1
         return None
+    _STREAK[0] = 0
     return hit[1]
+
+
+def record_now() -> bool:
+    """Whether the command whose half is about to run (``recall`` missed) is recorded:
+    always, unless the last QUIET_AFTER halves were none of them taken again; then
+    one in RECORD_EVERY."""
+    if _STREAK[0] <= QUIET_AFTER:
+        return True
+    _STREAK[1] += 1
+    return _STREAK[1] % RECORD_EVERY == 0
 
 
 #: Ranges read at most this many bytes apart are compared as one (fewer looks at
@@ -214,3 +236,4 @@ def forget() -> None:
     """Drop every remembered half (tests)."""
     with _LOCK:
         _KEPT.clear()
+        _STREAK[:] = [0, 0]

@@ -346,3 +346,43 @@ def test_the_recorder_keeps_reads_and_stops_at_the_rest(monkeypatch):
     mem.flat.bytes[0x20] ^= 1                          # between the two reads: a miss
     assert repeat.recall(mem, ("k",)) is None
     repeat.forget()
+
+
+def test_recording_backs_off_while_nothing_repeats_and_a_repeat_is_still_found(on, monkeypatch):
+    """Halves that are never taken again stop being recorded every time (recording
+    costs each command): after QUIET_AFTER misses in a row, one in RECORD_EVERY.
+    A command that then repeats is recorded within RECORD_EVERY commands, taken
+    again at its next repeat, and recording is full again from that hit on."""
+    monkeypatch.setattr(repeat, "QUIET_AFTER", 2)
+    monkeypatch.setattr(repeat, "RECORD_EVERY", 3)
+    made = []
+
+    class Counting(repeat.Recorder):
+        def __init__(self, *args, **kwargs):
+            made.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(repeat, "Recorder", Counting)
+    sc = _scene()
+    first = sc.command()
+
+    def run(entries):
+        # the TVB capacity is part of the key: another capacity, another command
+        render.run_vertex_half(Executor(sysmem=False, tvb_entries=entries), _again(first))
+
+    for k in range(8):
+        run(4096 + k)
+    assert len(on) == 8
+    # misses 1 and 2 recorded, then every third: the 5th and the 8th
+    assert len(made) == 4
+    runs = len(on)
+    for n in range(1, 6):
+        run(9000)
+        if len(on) == runs + n - 1:                     # this one was taken again
+            break
+    else:
+        raise AssertionError("a repeating command was never taken again")
+    assert n <= 3 + 1
+    recorded = len(made)
+    run(9001)                                           # a new command after the hit: recorded
+    assert len(made) == recorded + 1
