@@ -317,6 +317,8 @@ def _legacy(enum, base, pipe):
 # 1-4 of GL 1.0. Sizes above 8 bits are stored in 16; intensity is stored as I
 # (one value read into all four channels).
 _A, _L, _LA, _IN = E.GL_ALPHA, E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_INTENSITY
+#: the base formats of the compatibility profile only (GL 4.6 compatibility table 8.11)
+LEGACY_BASES = frozenset({_A, _L, _LA, _IN})
 # GL_RGB2_EXT: EXT_texture's 2-bit RGB (not kept by GL 1.1), stored as RGB4 is
 LEGACY = {f.enum: f for f in [
     _f(E.GL_INTENSITY, _IN, F.I8_UNORM, "unorm"), _legacy(E.GL_RGB2_EXT, E.GL_RGB, F.B5G6R5_UNORM),

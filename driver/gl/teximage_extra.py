@@ -17,6 +17,7 @@ from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
 from driver.gl.formats import (ATTACHABLE_UNRENDERED, ES_ONLY, compressed_targets, IMAGE_FORMATS, INTERNAL_FORMATS,
+                               LEGACY_BASES,
                                LEGACY_TEXTURE_BUFFER_FORMATS, TEXTURE_BUFFER_FORMATS, UNSIZED,
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
@@ -469,6 +470,8 @@ class TexImageExtraMixin:
             # glTexImage*Multisample also takes the unsized colour-, depth- and
             # stencil-renderable base formats (GL 4.6 section 8.8; glTexStorage: sized only)
             info = UNSIZED.get(internalformat) if internalformat not in ES_ONLY else None
+        if info is not None and info.base in LEGACY_BASES and not self.api.compat:
+            info = None         # alpha, luminance, intensity: compatibility formats only
         attachable = not self.api.es and internalformat in ATTACHABLE_UNRENDERED
         check(info is not None and (info.color_renderable or info.is_depth_or_stencil or attachable),
               E.GL_INVALID_ENUM, "not a renderable format")

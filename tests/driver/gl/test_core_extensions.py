@@ -481,17 +481,27 @@ def test_arb_texture_multisample_array_fetches_each_layer():
 def test_arb_texture_multisample_in_glsl_130_and_its_image_calls():
     """`#extension GL_ARB_texture_multisample` brings sampler2DMS to GLSL 1.30 (piglit's
     tests use it there); glTexImage2DMultisample takes unsized renderable formats
-    (GL_RGBA here) and the proxy target (no image made, no error); LUMINANCE is not
-    renderable: INVALID_ENUM. Sample 1 of a 2-sample texture whose sample 1 alone
-    was drawn green (SAMPLE_MASK 0b10) over a red clear reads green."""
+    (GL_RGBA here) and the proxy target (no image made, no error); a compressed format
+    is not renderable: INVALID_ENUM (LUMINANCE is, in the compatibility profile since
+    79167877, as in Mesa; a core context has no LUMINANCE: INVALID_ENUM there). Sample 1
+    of a 2-sample texture whose sample 1 alone was drawn green (SAMPLE_MASK 0b10) over
+    a red clear reads green."""
     ctx = glhelp.context(1, 1, api="compat")
     assert "GL_ARB_texture_multisample" in ctx.glGetString(E.GL_EXTENSIONS).split()
     (ms,) = ctx.glGenTextures(1)
     ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, ms)
     ctx.glTexImage2DMultisample(E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, 2, E.GL_RGBA, 4, 4, True)
     assert ctx.glGetError() == E.GL_NO_ERROR
-    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_LUMINANCE, 4, 4, True)
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_COMPRESSED_RED_RGTC1, 4, 4, True)
     assert ctx.glGetError() == E.GL_INVALID_ENUM
+    core = glhelp.context(1, 1, api="gl46")
+    (core_ms,) = core.glGenTextures(1)
+    core.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, core_ms)
+    for legacy in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA, E.GL_ALPHA, E.GL_INTENSITY):
+        core.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, legacy, 4, 4, True)
+        assert core.glGetError() == E.GL_INVALID_ENUM
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_LUMINANCE, 4, 4, True)
+    assert ctx.glGetError() == E.GL_NO_ERROR
     ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_RGBA, 4, 4, True)
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D_MULTISAMPLE, 0, E.GL_TEXTURE_SAMPLES) == [2]
