@@ -102,7 +102,14 @@ def _memo(kind: str, records: tuple, extra, make):
 
 
 def _window(position: np.ndarray, vp) -> np.ndarray:
-    """(..., 4) clip -> x_px, y_px, z, 1/w (window = translate + scale * ndc)."""
+    """(..., 4) clip -> x_px, y_px, z, 1/w (window = translate + scale * ndc). A vertex
+    at w = 0 the clip test kept (x = y = z = 0) has no window position: inf/NaN here,
+    without a warning, which ``_representable`` drops."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _window_of(position, vp)
+
+
+def _window_of(position: np.ndarray, vp) -> np.ndarray:
     inv_w = 1.0 / position[..., 3]
     out = np.empty(position.shape, np.float64)
     if vp is None:
@@ -341,9 +348,9 @@ def _process_draw(memory, draw: Draw, batch: VertexBatch, width_px: int, height_
     else:
         keep = np.flatnonzero(R.cull_points(position[prims[:, 0]], None if clip is None else clip[prims[:, 0]],
                                             **opts))
-        window, kept = _representable(_window(position[prims[keep, 0]], vp))
-        if kept is not None:
-            keep = keep[kept]
+        window, representable = _representable(_window(position[prims[keep, 0]], vp))
+        if representable is not None:         # (not `kept`: that maps culled primitives back)
+            keep = keep[representable]
         size = raster.point_size_px
         if raster.program_point_size and psize_word is not None:
             size = np.maximum(_f32(out[psize_word])[prims[keep, 0]], 1.0)

@@ -61,6 +61,22 @@ def test_non_finite_lines_and_points_are_discarded(primitive):
     np.testing.assert_array_equal(render(np.concatenate([bad, good])), expected)
 
 
+def test_a_point_at_w_0_is_discarded_and_the_points_after_it_drawn():
+    """(0, 0, 0, 0) passes the clip test (-w <= x, y, z <= w) but has no window
+    position (0/0): the rasteriser drops it, the points after it keep their places
+    (the fault once was an IndexError mapping them back to draw primitives)."""
+    def render(vertices):
+        sc = Scene(Space(), 32, 32, clear=(0, 0, 1, 1))
+        sc.draw(vertices, constant_fs((1, 0, 0, 1)), primitive="POINTS")
+        with np.errstate(all="raise"):      # no warning escapes either
+            return sc.render()
+
+    good = np.array([[-0.5, -0.5, 0, 1], [0.5, 0.25, 0, 1]], float)
+    expected = render(good)
+    assert (expected[..., 0] == 255).sum() == 2            # two 1-pixel points
+    np.testing.assert_array_equal(render(np.concatenate([np.zeros((1, 4)), good])), expected)
+
+
 def test_clipper_drops_exactly_the_non_finite_primitives():
     pos = np.array([[0, 0, 0, 1], [0.5, 0, 0, 1], [0, 0.5, 0, 1], [np.nan, 0, 0, 1], [0, 0, 0, np.nan]], float)
     clipped = clip_triangles(pos, np.array([[0, 1, 2], [0, 1, 3], [0, 4, 2], [2, 1, 0]]))
