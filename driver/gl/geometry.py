@@ -756,12 +756,14 @@ def geometry_draw(ctx, mode, info, draws, indirect, vertex_range, stages) -> Non
     # what the passes draw is not GL_PRIMITIVES_GENERATED's (the geometry stage's emitted are)
     with primitives_not_generated(ctx):
         _vertex_and_geometry_passes(ctx, prog, stages, key, info, d, vs_prog, vs_handle, (lo, hi), records,
-                                    instances, vs_stride, prims)
+                                    instances, vs_stride, prims, bool(vs_outputs))
 
 
 def _vertex_and_geometry_passes(ctx, prog, stages, key, info, d, vs_prog, vs_handle, vertex_range, records,
-                                instances, vs_stride, prims) -> None:
-    """Steps 1-5 of ``geometry_draw`` for its draw ``d`` (vertices ``vertex_range``)."""
+                                instances, vs_stride, prims, vs_captures: bool) -> None:
+    """Steps 1-5 of ``geometry_draw`` for its draw ``d`` (vertices ``vertex_range``);
+    ``vs_captures``: the vertex stage has outputs to record (else its stream output is
+    empty and the pipe captures, and counts, nothing)."""
     lo, hi = vertex_range
     # 1. the vertex pass
     fb = ctx.emit_framebuffer()
@@ -782,7 +784,8 @@ def _vertex_and_geometry_passes(ctx, prog, stages, key, info, d, vs_prog, vs_han
                            0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
     # the pipe counts the records as captured points: not primitives GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN counts
-    _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
+    if vs_captures:
+        _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
     geometry_passes(ctx, prog, stages, key, vs_out, prims, records, instances, first=d.start,
                     index_bias=d.index_bias, lo=lo, index_info=info if info.index_size else None,
                     first_primitive=getattr(ctx, "_first_primitive", 0))

@@ -48,8 +48,10 @@ class QueryMixin:
     # -- queries ----------------------------------------------------------------
     def _query_targets(self) -> set[int]:
         t = set()
+        if self.api.gl_or_es((3, 0), (3, 0)):             # (EXT_transform_feedback's, core in 3.0)
+            t.add(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
         if self.api.gl_or_es((3, 3), (3, 0)):
-            t |= {E.GL_ANY_SAMPLES_PASSED, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}
+            t.add(E.GL_ANY_SAMPLES_PASSED)
         if self.api.gl_or_es((4, 3), (3, 0)):
             t.add(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
         if not self.api.es:

@@ -898,8 +898,10 @@ def _tessellation_passes(ctx, info, draws, vertex_range, stages, vs_prog, tes_pr
                           0, None, [DrawStartCountBias(lo, records)])
     ctx.pipe.set_stream_output_targets([], [])
     # the pipe counts the records as captured points: not what GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-    # counts, nor GL_PRIMITIVES_GENERATED (measured with a geometry stage)
-    _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
+    # counts, nor GL_PRIMITIVES_GENERATED (measured with a geometry stage); a vertex stage
+    # without outputs has nothing to capture: the pipe counts nothing then
+    if vs_outputs:
+        _ctx_cache(ctx)["pass_captured"] = _ctx_cache(ctx).get("pass_captured", 0) + records * instances
     if PipeShaderType.GEOMETRY not in stages:
         _ctx_cache(ctx)["pass_primitives"] = _ctx_cache(ctx).get("pass_primitives", 0) + records * instances
     # 2. the control kernel (the program's, or a generated copy with the default levels)

@@ -166,6 +166,49 @@ def test_overflow_drops_whole_primitives_and_is_reported():
         assert struct.unpack("<I", got[6:7].tobytes())[0] == 0xEEEEEEEE
 
 
+def test_a_vertex_stage_without_outputs_is_not_counted_as_written():
+    """An empty vertex shader (the geometry stage makes every vertex from nothing):
+    PRIMITIVES_WRITTEN counts the geometry output the buffer holds, whole points / lines,
+    in a GL 3.2 context (the query is GL 3.0's). Room for 3 floats: 3 of 4 points, 1 of 2
+    lines."""
+    empty_vs = "#version 150\nvoid main() { }\n"
+    gs = """#version 150
+layout(points) in;
+layout({out}, max_vertices = 4) out;
+out float tag;
+void main() {{
+    for (int k = 0; k < 4; k++) {{
+        tag = 100.0 + float(k);
+        EmitVertex();
+        if (k % 2 == 1) EndPrimitive();
+    }}
+}}
+"""
+    for mode, out, written in ((E.GL_POINTS, "points", 3), (E.GL_LINES, "line_strip", 1)):
+        with driver.Context(api="gl32", width=8, height=8) as ctx:
+            p = ctx.glCreateProgram()
+            for kind, src in ((E.GL_VERTEX_SHADER, empty_vs), (E.GL_GEOMETRY_SHADER, gs.format(out=out))):
+                ctx.glAttachShader(p, _shader(ctx, kind, src))
+            ctx.glTransformFeedbackVaryings(p, 1, ["tag"], E.GL_INTERLEAVED_ATTRIBS)
+            ctx.glLinkProgram(p)
+            assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(p)
+            ctx.glUseProgram(p)
+            ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+            buf = _feedback_buffer(ctx, 3 * 4)
+            qw = _query(ctx, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+            gen = _query(ctx, E.GL_PRIMITIVES_GENERATED)
+            ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+            ctx.glBeginTransformFeedback(mode)
+            ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+            ctx.glEndTransformFeedback()
+            expect(ctx, E.GL_NO_ERROR)
+            assert _result(ctx, E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, qw) == written
+            assert _result(ctx, E.GL_PRIMITIVES_GENERATED, gen) == (4 if out == "points" else 2)
+            got = _floats(ctx, buf, 12)
+            n = written * (1 if out == "points" else 2)
+            np.testing.assert_array_equal(got[:n], 100.0 + np.arange(n))
+
+
 def test_draw_transform_feedback_draws_the_captured_geometry_output():
     """glDrawTransformFeedback draws the vertices the geometry stage recorded."""
     with driver.Context(api="gl40", width=8, height=8) as ctx:
