@@ -180,6 +180,45 @@ def _active_sampler_elements(leaf, leaves: list, used: dict) -> tuple | None:
     return tuple(i for i in range(max(1, leaf.size)) if first + i in used[var.name])
 
 
+@dataclass(frozen=True)
+class BuiltinUniform:
+    """An active built-in uniform of the compatibility profile (``gl_ModelViewMatrix``,
+    ``gl_LightSource[2].diffuse``, ...): GL state the shaders read, which glGetActiveUniform
+    and the UNIFORM resources list as Mesa does, without a location (GL 4.6 section
+    7.3.1.1: a name beginning with "gl_" has none) and outside the default block."""
+    name: str
+    gl_type: int
+    size: int
+    stages: frozenset
+    location: int = -1
+
+
+def _builtin_uniforms(merged: dict) -> list[BuiltinUniform]:
+    """The built-in uniforms the stages of ``merged`` (no fixed-function stage) read,
+    ``ftransform()`` reading ``gl_ModelViewProjectionMatrix``, flattened as user uniforms
+    (``leaf_uniforms``; measured on llvmpipe: struct members one each, ``gl_Fog.color``);
+    an array read only with constant indices has one past the highest (as
+    ``_uniform_array_extents``: ``gl_TextureMatrix[1]`` alone makes ``gl_TextureMatrix[0]``
+    of 2 elements, ``gl_LightSource[2].diffuse`` lists lights 0 to 2)."""
+    from compiler.glsl.types import array_of, matrix
+    extents = _uniform_array_extents(merged)
+    found: dict[str, list] = {}                     # name -> [type, stages]
+    for stage, m in merged.items():
+        unit = m["unit"]
+        read = {v.name: v.type for v in unit.builtin_variables if v.storage == "uniform" and v.used}
+        if any(getattr(f, "name", "") == "ftransform" for f in unit.builtin_functions):
+            read.setdefault("gl_ModelViewProjectionMatrix", matrix("float", 4, 4))
+        for name, t in read.items():
+            found.setdefault(name, [t, set()])[1].add(stage)
+    out = []
+    for name, (t, stages) in found.items():
+        if t.is_array and extents.get(name):
+            t = array_of(t.element, min(t.length or extents[name], extents[name]))
+        out += [BuiltinUniform(lf.name, gl_type_enum(lf.type), max(1, lf.size), frozenset(stages))
+                for lf in leaf_uniforms(name, t, None)]
+    return out
+
+
 @dataclass
 class UniformBlockInfo:
     name: str
@@ -247,6 +286,7 @@ class LinkedProgram:
     fetch_slots: dict = field(default_factory=dict)
     stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
     default_block: object = None      # compiler.link.DefaultBlock: the layout of uniform_data the shaders read
+    builtin_uniforms: list = field(default_factory=list)  # BuiltinUniform: active, after the others
 
     @property
     def uniform_data(self) -> memoryview:
@@ -669,6 +709,7 @@ class ProgramMixin:
         attributes = self._assign_attributes(prog, merged.get("vertex"))
         frag_outputs = self._assign_frag_outputs(prog, merged.get("fragment"))
         uniforms, locations, data, default_block = self._assign_uniforms(merged)
+        builtins = _builtin_uniforms({s: m for s, m in merged.items() if s not in fixed_function})
         blocks = self._collect_blocks(merged)
         uses: dict = {}
         for blk in blocks:
@@ -713,7 +754,7 @@ class ProgramMixin:
         linked = LinkedProgram({s: m["unit"] for s, m in merged.items()}, attributes, frag_outputs,
                                uniforms, locations, UniformStorage(data), blocks, local_size, tf_varyings=tf,
                                tf_layout=tf_layout,
-                               atomic_buffers=atomics)
+                               atomic_buffers=atomics, builtin_uniforms=builtins)
         if geometry is not None:
             linked.geometry, linked.geometry_interface = geometry
         linked.tessellation = tessellation
@@ -1223,7 +1264,8 @@ class ProgramMixin:
     @staticmethod
     def _active_uniforms(ls) -> list:
         """Every active uniform: the default block's in location order, then
-        uniform block members as (BlockMember, block index)."""
+        uniform block members as (BlockMember, block index), atomic counters as
+        (_AtomicCounter, -1, buffer index), then the built-in uniforms (BuiltinUniform)."""
         if ls is None:
             return []
         from driver.gl.features.subroutines import is_subroutine_uniform
@@ -1233,7 +1275,7 @@ class ProgramMixin:
             out += [(m, i) for m in b.active]
         for i, a in enumerate(ls.atomic_buffers):
             out += [(_AtomicCounter(name, offset, count), -1, i) for name, offset, count in a.counters]
-        return out
+        return out + ls.builtin_uniforms
 
     def glGetActiveAtomicCounterBufferiv(self, program: int, bufferIndex: int, pname: int) -> list:
         """GL 4.6 section 7.3.1.1 (atomic counter buffers)."""

@@ -276,3 +276,50 @@ def test_a_core_program_may_have_a_fragment_shader_only():
     es = make_ctx("gles3")
     p = program(es, vs=None)
     assert not es.glGetProgramiv(p, E.GL_LINK_STATUS)[0]
+
+
+def _active_uniforms(ctx, p) -> dict:
+    n = ctx.glGetProgramiv(p, E.GL_ACTIVE_UNIFORMS)[0]
+    return {ctx.glGetActiveUniform(p, i)[0]: ctx.glGetActiveUniform(p, i)[1:] for i in range(n)}
+
+
+def test_built_in_uniforms_the_shaders_read_are_active_without_a_location(compat):
+    """The compatibility built-in state uniforms a program reads are active uniforms
+    (as on Mesa: piglit's glsl-getactiveuniform-count counts gl_ModelViewProjectionMatrix,
+    which ftransform() reads), flattened like user uniforms, arrays read with constant
+    indices sized by the highest; none has a location, offset or block."""
+    vs = ("uniform vec4 a;\nvoid main() { gl_Position = ftransform() + a + gl_TextureMatrix[1][0]\n"
+          "  + gl_LightSource[1].diffuse + vec4(gl_DepthRange.near); }\n")
+    p = program(compat, vs=vs, fs="void main() { gl_FragColor = gl_Color + gl_Fog.color; }\n")
+    assert compat.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], compat.glGetProgramInfoLog(p)
+    got = _active_uniforms(compat, p)
+    light = {"ambient": E.GL_FLOAT_VEC4, "diffuse": E.GL_FLOAT_VEC4, "specular": E.GL_FLOAT_VEC4,
+             "position": E.GL_FLOAT_VEC4, "halfVector": E.GL_FLOAT_VEC4, "spotDirection": E.GL_FLOAT_VEC3,
+             "spotExponent": E.GL_FLOAT, "spotCutoff": E.GL_FLOAT, "spotCosCutoff": E.GL_FLOAT,
+             "constantAttenuation": E.GL_FLOAT, "linearAttenuation": E.GL_FLOAT,
+             "quadraticAttenuation": E.GL_FLOAT}
+    want = {"a": (1, E.GL_FLOAT_VEC4), "gl_ModelViewProjectionMatrix": (1, E.GL_FLOAT_MAT4),
+            "gl_TextureMatrix[0]": (2, E.GL_FLOAT_MAT4),
+            **{f"gl_LightSource[{i}].{m}": (1, t) for i in range(2) for m, t in light.items()},
+            **{f"gl_DepthRange.{m}": (1, E.GL_FLOAT) for m in ("near", "far", "diff")},
+            **{f"gl_Fog.{m}": (1, t) for m, t in (("color", E.GL_FLOAT_VEC4), ("density", E.GL_FLOAT),
+                                                  ("start", E.GL_FLOAT), ("end", E.GL_FLOAT),
+                                                  ("scale", E.GL_FLOAT))}}
+    assert got == want
+    assert compat.glGetProgramiv(p, E.GL_ACTIVE_UNIFORM_MAX_LENGTH) == [len("gl_LightSource[0].quadraticAttenuation") + 1]
+    assert compat.glGetUniformLocation(p, "gl_ModelViewProjectionMatrix") == -1
+    assert compat.glGetUniformLocation(p, "a") == 0
+    i = compat.glGetProgramResourceIndex(p, E.GL_UNIFORM, "gl_ModelViewProjectionMatrix")
+    assert compat.glGetProgramInterfaceiv(p, E.GL_UNIFORM, E.GL_ACTIVE_RESOURCES) == [len(want)]
+    assert compat.glGetProgramResourceiv(p, E.GL_UNIFORM, i, 3, [E.GL_LOCATION, E.GL_OFFSET, E.GL_BLOCK_INDEX],
+                                         3) == [-1, -1, -1]
+    assert compat.glGetActiveUniformsiv(p, 1, [i], E.GL_UNIFORM_OFFSET) == [-1]
+    expect(compat, E.GL_NO_ERROR)
+
+
+def test_the_fixed_function_vertex_stage_adds_no_active_uniforms(compat):
+    """A program with a fragment shader only runs the fixed-function vertex stage, whose
+    state uniforms are none of the program's."""
+    p = program(compat, vs=None, fs="uniform vec4 k;\nvoid main() { gl_FragColor = gl_Color * k; }\n")
+    assert compat.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], compat.glGetProgramInfoLog(p)
+    assert _active_uniforms(compat, p) == {"k": (1, E.GL_FLOAT_VEC4)}
