@@ -324,10 +324,16 @@ class InterfaceQueryMixin:
         return prog
 
     def glGetProgramInterfaceiv(self, program: int, programInterface: int, pname: int) -> list[int]:
-        prog = self._pi_program(program, programInterface)
+        # an interface or pname this query does not take is INVALID_OPERATION here, not
+        # INVALID_ENUM ("pname is not supported for the interface", ARB_program_interface_query;
+        # Mesa's answer for an unknown interface too); the other queries keep INVALID_ENUM
+        check(self.api.gl_or_es((4, 3), (3, 1)), E.GL_INVALID_OPERATION)
+        prog = program_object(self, program)
+        check(programInterface in self._interfaces(), E.GL_INVALID_OPERATION,
+              f"bad program interface {programInterface:#x}")
         res = self._resources(prog, programInterface)
-        check_enum(pname, (E.GL_ACTIVE_RESOURCES, E.GL_MAX_NAME_LENGTH, E.GL_MAX_NUM_ACTIVE_VARIABLES,
-                           E.GL_MAX_NUM_COMPATIBLE_SUBROUTINES))
+        check(pname in (E.GL_ACTIVE_RESOURCES, E.GL_MAX_NAME_LENGTH, E.GL_MAX_NUM_ACTIVE_VARIABLES,
+                        E.GL_MAX_NUM_COMPATIBLE_SUBROUTINES), E.GL_INVALID_OPERATION, f"bad pname {pname:#x}")
         if pname == E.GL_ACTIVE_RESOURCES:
             return [len(res)]
         if pname == E.GL_MAX_NUM_COMPATIBLE_SUBROUTINES:

@@ -196,7 +196,13 @@ def test_program_interface_queries(core):
     expect(core, E.GL_INVALID_OPERATION)
     core.glGetProgramResourceName(p, E.GL_UNIFORM, 99, 10)
     expect(core, E.GL_INVALID_VALUE)
+    # glGetProgramInterfaceiv answers an interface or a pname it does not take with
+    # INVALID_OPERATION (ARB_program_interface_query, Mesa), the other queries INVALID_ENUM
     core.glGetProgramInterfaceiv(p, E.GL_TEXTURE_2D, E.GL_ACTIVE_RESOURCES)
+    expect(core, E.GL_INVALID_OPERATION)
+    core.glGetProgramInterfaceiv(p, E.GL_UNIFORM, E.GL_TRUE)
+    expect(core, E.GL_INVALID_OPERATION)
+    core.glGetProgramResourceIndex(p, E.GL_TEXTURE_2D, "count")
     expect(core, E.GL_INVALID_ENUM)
 
 
