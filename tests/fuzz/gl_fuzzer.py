@@ -117,7 +117,9 @@ def _is_float_command(name: str) -> bool:
     stem = name[:-1] if name.endswith("v") else name
     if stem.endswith(("EXT", "ARB", "OES")):
         stem = stem[:-3]
-    return stem.endswith(("f", "d")) and not stem.endswith("ed")
+    # "ed" (glIsEnabled, glEnableIndexedEXT) and "Fd" (a file descriptor:
+    # glImportMemoryFdEXT, glImportSemaphoreFdEXT) are not type suffixes
+    return stem.endswith(("f", "d")) and not stem.endswith(("ed", "Fd"))
 
 
 # -- the marshalling helpers, over fuzzed pointers ---------------------------------------
