@@ -233,6 +233,22 @@ def test_astc_and_etc2_take_compressed_data_only_on_desktop():
         expect(ctx, E.GL_INVALID_VALUE)
 
 
+@pytest.mark.parametrize("api", ["gles2", "gles3", "gles32"])
+def test_gles_teximage_of_astc_and_etc2_is_invalid_value(api):
+    """GLES (2.0, 3.0, 3.2 section 8.5): glTexImage2D takes only the internal formats of
+    its unsized/sized tables; a specific compressed format (ASTC, ETC2/EAC) is an
+    unknown internal format there: INVALID_VALUE (desktop GL's INVALID_OPERATION,
+    above, is not GLES'), no image made."""
+    astc = F.GL_COMPRESSED_RGBA_ASTC[(4, 4)]
+    with driver.Context(api=api, width=4, height=4) as ctx:
+        _texture(ctx)
+        for enum in (astc, E.GL_COMPRESSED_RGB8_ETC2, E.GL_COMPRESSED_R11_EAC):
+            ctx.glTexImage2D(T2, 0, enum, 4, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+            expect(ctx, E.GL_INVALID_VALUE)
+        if api == "gles32":                        # (the level query is GLES 3.1's)
+            assert ctx.glGetTexLevelParameteriv(T2, 0, E.GL_TEXTURE_WIDTH) == [0]
+
+
 def test_compressed_cube_map_array_needs_square_faces_and_whole_cubes():
     """glCompressedTexImage3D(TEXTURE_CUBE_MAP_ARRAY): width != height and a depth that
     is not a multiple of 6 are INVALID_VALUE (KHR_texture_compression_astc_ldr; GL 4.6
