@@ -394,7 +394,9 @@ class Attachment:
 
     def image_info(self):
         """(width, height, internal format, samples) of the attached image, or None
-        when there is none (GL 4.6 section 9.4.2's attachment completeness reads it)."""
+        when there is none (GL 4.6 section 9.4.2's attachment completeness reads it).
+        A 1D array's image is one of its layers (rows): height 1, whatever its layer
+        count (the framebuffer's size is the attachments' intersection)."""
         if self.type == E.GL_RENDERBUFFER:
             rb = self.obj
             return (rb.width, rb.height, rb.internal_format, rb.samples) if rb.width else None
@@ -406,7 +408,8 @@ class Attachment:
         layers = img.height if self.obj.target == E.GL_TEXTURE_1D_ARRAY else img.depth
         if self.obj.target in LAYER_TARGETS and self.layer >= layers:
             return None
-        return (img.width, img.height, img.internal_format, img.samples)
+        height = 1 if self.obj.target == E.GL_TEXTURE_1D_ARRAY else img.height
+        return (img.width, height, img.internal_format, img.samples)
 
 
 # the targets whose images have layers one attachment may select (glFramebufferTextureLayer)

@@ -1,8 +1,11 @@
 """Framebuffers and renderbuffers (GL 4.6 chapter 9, GLES 3.2 chapter 9)."""
 
+import numpy as np
+
+import driver
 from driver.gl import enums as E
 from tests.driver.gl.conftest import make_ctx
-from tests.driver.gl.helpers import expect
+from tests.driver.gl.helpers import expect, use_program
 
 FB = E.GL_FRAMEBUFFER
 C0 = E.GL_COLOR_ATTACHMENT0
@@ -148,6 +151,46 @@ def test_a_layer_the_image_does_not_have_is_an_incomplete_attachment():
         ctx.glFramebufferTextureLayer(FB, C0, tex, 0, layers)
         expect(ctx, E.GL_NO_ERROR)
         assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, target
+
+
+def test_a_1d_array_layer_is_one_row_high_in_the_framebuffer():
+    """A layer of a 1D array is a 1-pixel-high image (GL 4.6 section 9.2.8): beside an
+    8x8 texture, the framebuffer is the intersection, 8x1 - a full-screen draw writes
+    row 0 of the 2D texture only (its layer count, 4, was taken as its height: rows
+    0-3), and only the attached layer of the array."""
+    with driver.Context(api="gl43", width=8, height=8) as ctx:
+        _draw_beside_a_1d_array_layer(ctx)
+
+
+def _draw_beside_a_1d_array_layer(ctx):
+    (arr,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_1D_ARRAY, arr)
+    ctx.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA8, 8, 4, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(8 * 4 * 4))
+    t2 = tex2d(ctx, E.GL_RGBA8)
+    ctx.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes(8 * 8 * 4))
+    fbo(ctx)
+    ctx.glFramebufferTextureLayer(FB, C0, arr, 0, 1)
+    ctx.glFramebufferTexture2D(FB, E.GL_COLOR_ATTACHMENT1, E.GL_TEXTURE_2D, t2, 0)
+    ctx.glDrawBuffers(2, [C0, E.GL_COLOR_ATTACHMENT1])
+    assert ctx.glCheckFramebufferStatus(FB) == E.GL_FRAMEBUFFER_COMPLETE
+    use_program(ctx, "#version 330\nin vec4 p;\nvoid main() { gl_Position = p; }",
+                "#version 330\nlayout(location = 0) out vec4 a;\nlayout(location = 1) out vec4 b;\n"
+                "void main() { a = vec4(0.0, 1.0, 0.0, 1.0); b = a; }")
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    ctx.glBindBuffer(E.GL_ARRAY_BUFFER, ctx.glGenBuffers(1)[0])
+    quad = np.array([-1, -1, 1, -1, -1, 1, 1, 1], np.float32)
+    ctx.glBufferData(E.GL_ARRAY_BUFFER, quad.nbytes, quad, E.GL_STATIC_DRAW)
+    ctx.glVertexAttribPointer(0, 2, E.GL_FLOAT, False, 0, 0)
+    ctx.glEnableVertexAttribArray(0)
+    ctx.glViewport(0, 0, 8, 8)
+    ctx.glDrawArrays(E.GL_TRIANGLE_STRIP, 0, 4)
+    expect(ctx, E.GL_NO_ERROR)
+    green = np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_2D, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                          np.uint8).reshape(8, 8, 4)[..., 1]
+    np.testing.assert_array_equal(green, np.where(np.arange(8)[:, None] == 0, 255, 0) + np.zeros((8, 8), int))
+    layers = np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE)),
+                           np.uint8).reshape(4, 8, 4)[..., 1]
+    np.testing.assert_array_equal(layers, np.where(np.arange(4)[:, None] == 1, 255, 0) + np.zeros((4, 8), int))
 
 
 def test_deleting_attached_renderbuffer_detaches(es3):
