@@ -28,7 +28,7 @@ from uapi.isa.semantics import format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
-from .native import lane_array, quads_single_sample, records_at as native_records_at, shade_bins
+from .native import hsr_quads, lane_array, quads_single_sample, records_at as native_records_at, shade_bins
 from .ppp import DrawGeometry
 from .scratch import run_program
 from .usc_words import read_pipeline
@@ -734,12 +734,12 @@ class _PassContext:
         background runs before shading unless every sample is shaded and the
         programs write whole records (``whole``)."""
         frags, S = self.frags, self.S
-        rec = self.rec_f
         if self.one_draw and S == 1:
             st = self.states[int(self.draw[0])]
             if st.ds.trivial and st.uniform is not None and not st.quads:
                 # every fragment passes and writes the same bytes: which one is last does not matter
                 st.passed += len(frags)
+                rec = self.rec_f
                 covered = np.zeros(self.tile_buffer.shape[0], bool)
                 covered[rec] = True
                 background.hidden(whole and bool(st.uniform[0].all()) and bool(covered.all()))
@@ -748,12 +748,25 @@ class _PassContext:
                 # every record covered (a full-screen draw): one contiguous fill, no scatter
                 broadcast_record(self.tile_buffer, None if n == len(covered) else rec, *st.uniform)
                 return n
+            if st.ds.trivial and st.quads and st.pipe is not None and st.uses_iter and not st.specials \
+                    and frags.layer_offsets is not None:
+                # every fragment passes and a pixel's last is its highest: the owners and
+                # the quads (their minimal form, as _sample_lanes asks) from one C pass
+                made = hsr_quads(frags.x, frags.y, frags.tri, self.record_of, self.origin)
+                if made is not None:
+                    fused, real = made
+                    st.passed += len(frags)
+                    background.hidden(whole and real == self.tile_buffer.shape[0])
+                    lanes = self._sample_lanes(st, _iota(real), None, False, None, fused=fused)
+                    st.shaded += lanes
+                    return lanes
         owner = lane_array("owner", (self.tile_buffer.shape[0],), np.int64)   # per record: last passing fragment
         owner.fill(-1)          # (the thread's lane scratch: a fresh array costs its page faults)
         one = self.states[int(self.draw[0])] if self.one_draw else None
         if one is not None and not one.ds.trivial:
             # one draw: the ISP tests every layer in one call (the C kernel when it takes
             # it), noting each sample's last passing fragment, as the layer loop does
+            rec = self.rec_f
             passed = R.depth_stencil(frags, one.ds, self.frame.depth, self.frame.stencil,
                                      front_facing=self.front if one.ds.stencil_test else None, layers=layers,
                                      owner=owner, owner_index=rec * S if S > 1 else rec)
@@ -870,19 +883,20 @@ class _PassContext:
         return self._sample_lanes(st, idx, cover, late, known, ordered)
 
     def _sample_lanes(self, st: DrawState, idx: np.ndarray, cover: np.ndarray, late: bool, known,
-                      ordered: bool = False, pixel_inputs: bool = False) -> int:
+                      ordered: bool = False, pixel_inputs: bool = False, fused=None) -> int:
         """One lane per covered sample of fragments ``idx`` (single-sampled: per
         fragment). ``pixel_inputs``: the lanes are a per-pixel invocation's, run per
         sample because the samples' tile records differ (``_shade_pixels``): each lane
-        sees its fragment's whole coverage and centroid. Returns the lanes shaded
-        (helpers excluded): the invocations."""
+        sees its fragment's whole coverage and centroid. ``fused``: the quads'
+        minimal form made already (``native.hsr_quads``; early, single-sampled, no
+        special registers; ``idx`` then only counts the real lanes). Returns the lanes
+        shaded (helpers excluded): the invocations."""
         S, frags = self.S, self.frags
         direct = not late
-        fused = None
         if S == 1:
             f_local = _iota(len(idx))
             f = idx
-            if st.quads:    # quads, the pick and the records in one C pass (pipeline/native.py)
+            if st.quads and fused is None:    # quads, the pick and the records in one C pass (pipeline/native.py)
                 # (early tests, no special registers: only what that path reads below)
                 fused = quads_single_sample(frags.x, frags.y, frags.tri, f, self.frame.W, self.frame.H,
                                             self.record_of, self.origin, centres=st.uses_iter,

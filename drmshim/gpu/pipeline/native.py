@@ -39,7 +39,7 @@ from ..native.codegen import ARGS_CDEF, Seg, flat
 from ..raster import Scratch
 from ..raster.constants import SUBPIXEL_BITS
 
-__all__ = ["quads_single_sample", "records_at", "lane_array", "shade_bins", "block_plan", "gather_blocks",
+__all__ = ["quads_single_sample", "hsr_quads", "records_at", "lane_array", "shade_bins", "block_plan", "gather_blocks",
            "KERNELS", "BIN_KERNELS", "MIN_FRAGMENTS", "BIN_PX"]
 
 #: Fewer fragments than this stay in numpy (small test draws compile nothing).
@@ -57,6 +57,11 @@ void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri
 int quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                const int32_t *key, int64_t lo, const int32_t *rank, long nq, int32_t *TRI, uint8_t *helper,
                const int64_t *record_of, long x0, long y0, long w, long h, int shift, float *pos, int64_t *clamped);
+long hsr_owners(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, long x0, long y0, long w,
+                long h, long block, int32_t *own);
+long hsr_quad_lanes(const int32_t *own, const int64_t *record_of, long x0, long y0, long w,
+                    long h, long block, int shift, long m, int32_t *TRI, uint8_t *helper, int64_t *clamped,
+                    float *pos);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
                 long y0, long w, int64_t *out, float *pos);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
@@ -253,6 +258,113 @@ int quad_lanes(long n, const int32_t *restrict fx, const int32_t *restrict fy, c
     return 0;
 }
 
+/* Hidden surface removal's owners and quad_lanes' lanes in two passes over the pixels, for
+   a pass of one draw whose every fragment passes (single-sampled, no depth/stencil work)
+   and whose rank layers are runs of fragments in order: the last fragment of a pixel is
+   then its highest index. own[] (region pixels, row order) gets the primitive of each
+   pixel's last fragment (-1: none; primitives are setup rows, >= 0); the quads are the
+   2x2 pixel blocks' groups of pixels of one primitive (the region's origin is even: its
+   blocks are the frame's quads), walked in squares of `block` pixels (the tiles when
+   records are in tile order). */
+
+/* the quads of the block at region pixel (bx, by): their primitives t[] and real slots' masks */
+static inline int block_quads(const int32_t *restrict own, long w, long h, long bx, long by, int32_t *t,
+                              unsigned *real) {
+    if (bx + 1 < w && by + 1 < h) {         /* inside: one quad when its four owners share a primitive */
+        const int32_t *row = own + by * w + bx;
+        const int32_t o0 = row[0], o1 = row[1], o2 = row[w], o3 = row[w + 1];
+        if (o0 >= 0 && o1 == o0 && o2 == o0 && o3 == o0) {
+            t[0] = o0;
+            real[0] = 15;
+            return 1;
+        }
+    }
+    int32_t tr[4];
+    unsigned left = 0;
+    for (int s = 0; s < 4; s++) {
+        const long px = bx + (s & 1), py = by + (s >> 1);
+        const int32_t o = px < w && py < h ? own[py * w + px] : -1;
+        if (o >= 0) {
+            left |= 1u << s;
+            tr[s] = o;
+        }
+    }
+    int nq = 0;
+    while (left) {
+        const int32_t tt = tr[__builtin_ctz(left)];
+        unsigned mine = 0;
+        for (int s = 0; s < 4; s++)
+            if (((left >> s) & 1) && tr[s] == tt) mine |= 1u << s;
+        left &= ~mine;
+        t[nq] = tt;
+        real[nq++] = mine;
+    }
+    return nq;
+}
+
+/* the blocks of the region in squares of `block` pixels (even), each square in row order */
+#define FOR_BLOCKS(...)                                                                      \
+    for (long sy = 0; sy < h; sy += block)                                                   \
+        for (long sx = 0; sx < w; sx += block)                                               \
+            for (long by = sy; by < sy + block && by < h; by += 2)                           \
+                for (long bx = sx; bx < sx + block && bx < w; bx += 2) { __VA_ARGS__ }
+
+/* own[] from the fragments (their pixels region-relative): returns the count of quads, or
+   -1 when a fragment lies outside the region (own[] is then not usable) */
+long hsr_owners(long n, const int32_t *restrict fx, const int32_t *restrict fy, const int32_t *restrict ftri,
+                long x0, long y0, long w, long h, long block, int32_t *restrict own) {
+    memset(own, 0xff, (size_t)(w * h) * sizeof(int32_t));
+    for (long i = 0; i < n; i++) {
+        const long px = (long)fx[i] - x0, py = (long)fy[i] - y0;
+        if ((unsigned long)px >= (unsigned long)w || (unsigned long)py >= (unsigned long)h) return -1;
+        own[py * w + px] = ftri[i];
+    }
+    long nq = 0;
+    int32_t t[4];
+    unsigned real[4];
+    FOR_BLOCKS(nq += block_quads(own, w, h, bx, by, t, real);)
+    return nq;
+}
+
+/* the m lanes of hsr_owners' quads, as quad_lanes writes them (TRI, helper, clamped records,
+   pixel centres with rows m apart); returns the real lanes (the pixels that have an owner) */
+long hsr_quad_lanes(const int32_t *restrict own, const int64_t *restrict record_of,
+                    long x0, long y0, long w, long h, long block, int shift, long m, int32_t *restrict TRI,
+                    uint8_t *restrict helper, int64_t *restrict clamped, float *restrict pos) {
+    const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
+    long lane = 0, reals = 0;
+    int32_t t[4];
+    unsigned real[4];
+    FOR_BLOCKS(
+        const int nq = block_quads(own, w, h, bx, by, t, real);
+        if (!nq) continue;
+        int64_t r[4];
+        if (shift) {        /* whole tiles (w and h are multiples of their even side): arithmetic */
+            r[0] = (((by >> shift) * tiles_x + (bx >> shift)) << (2 * shift)) + ((by & mask) << shift) + (bx & mask);
+            r[1] = r[0] + 1;
+            r[2] = r[0] + mask + 1;
+            r[3] = r[0] + mask + 2;
+        } else {
+            for (int s = 0; s < 4; s++)
+                r[s] = clamped_record(bx + (s & 1), by + (s >> 1), record_of, w, h, shift, mask, tiles_x);
+        }
+        const float fx0 = (float)(int32_t)(x0 + bx) + 0.5f, fx1 = (float)(int32_t)(x0 + bx + 1) + 0.5f;
+        const float fy0 = (float)(int32_t)(y0 + by) + 0.5f, fy1 = (float)(int32_t)(y0 + by + 1) + 0.5f;
+        for (int q = 0; q < nq; q++, lane += 4) {
+            reals += __builtin_popcount(real[q]);
+            for (int s = 0; s < 4; s++) {
+                TRI[lane + s] = t[q];
+                helper[lane + s] = (uint8_t)(((real[q] >> s) & 1) ^ 1);
+                clamped[lane + s] = r[s];
+            }
+            pos[lane] = fx0; pos[lane + 1] = fx1; pos[lane + 2] = fx0; pos[lane + 3] = fx1;
+            pos[m + lane] = fy0; pos[m + lane + 1] = fy0; pos[m + lane + 2] = fy1; pos[m + lane + 3] = fy1;
+        }
+    )
+    return reals;
+}
+#undef FOR_BLOCKS
+
 /* the pixel centres (x + 0.5, y + 0.5) as float32 into pos[0][i], pos[1][i] (rows n apart):
    x converts to float32 (rounding to nearest), then 0.5 is added, as numpy's float32 add */
 #define CENTRE(i) do { if (pos) { pos[i] = (float)x[i] + 0.5f; pos[n + (i)] = (float)y[i] + 0.5f; } } while (0)
@@ -382,6 +494,43 @@ def quads_single_sample(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, f: np.
                   w, h, p(rec, i64), _tile_major(record_of, origin), k.ffi.NULL if pos is None else p(pos, "float *"),
                   p(clamped, i64))
     return X, Y, TRI, SS, FF, helper, real, rec, clamped, pos
+
+
+def hsr_quads(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, record_of: np.ndarray, origin: tuple[int, int]):
+    """Hidden surface removal and the quads of its visible fragments in two C passes,
+    for a single-sampled pass of one draw whose fragments all pass (no depth/stencil
+    work) and whose rank layers are runs of fragments in order (a pixel's last
+    fragment is its highest index): ``quads_single_sample``'s minimal form (TRI,
+    helper, clamped, pos; the others None) of the pixels' last fragments, and the
+    count of real lanes (pixels with a fragment), or None when the kernel does not
+    take the call (the caller resolves the owners and quads itself). The same quads,
+    lanes and records as ``hidden_surface_removal``'s owner table then the minimal
+    form give, in another order: quads in 2 x 2 pixel blocks walked tile by tile
+    (when records are in tile order), a block's quads by primitive; no owner table
+    by record, no fragment list of owners, no keys or ranks."""
+    n = len(fx)
+    h, w = record_of.shape
+    if n < max(MIN_FRAGMENTS, 1) or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or n >= 1 << 31 \
+            or record_of.dtype != np.int64 or not record_of.flags.c_contiguous or origin[0] % 2 or origin[1] % 2 \
+            or not KERNELS.usable():
+        return None
+    fx, fy, ftri = (np.ascontiguousarray(a) for a in (fx, fy, ftri))
+    k, lib, p = KERNELS, KERNELS.lib, KERNELS.ptr
+    scratch = _scratch()
+    own = scratch.empty("own", (h * w,), np.int32)
+    shift = _tile_major(record_of, origin)
+    block = 1 << shift if shift else BIN_PX
+    i32 = "int32_t *"
+    nq = lib.hsr_owners(n, p(fx, i32), p(fy, i32), p(ftri, i32), origin[0], origin[1], w, h, block, p(own, i32))
+    if nq < 0:
+        return None
+    m = 4 * nq
+    TRI, helper = scratch.empty("TRI", (m,), np.int32), scratch.empty("helper", (m,), np.bool_)
+    clamped, pos = scratch.empty("clamped", (m,), np.int64), scratch.empty("pos", (2, m), np.float32)
+    real = lib.hsr_quad_lanes(p(own, i32), p(record_of, "int64_t *"), origin[0], origin[1], w, h,
+                              block, shift, m, p(TRI, i32), k.ffi.cast("uint8_t *", helper.ctypes.data),
+                              p(clamped, "int64_t *"), p(pos, "float *"))
+    return (None, None, TRI, None, None, helper, None, None, clamped, pos), int(real)
 
 
 #: bytes of quad_pick's per-quad facts (quad_info_t: two to a cache line)

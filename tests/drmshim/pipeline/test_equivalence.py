@@ -153,3 +153,47 @@ def test_layers_in_one_lane_ordered_run_give_the_layer_by_layer_image(monkeypatc
     monkeypatch.setenv("SHIMGL_DEBUG", "interp")
     np.testing.assert_array_equal(render(Executor(sysmem=False)), img)
     assert len(np.unique(img.reshape(-1, 4), axis=0)) > 50
+
+
+# an opaque program with derivatives of an iterated input (quads with helper lanes):
+# its colour, and its x- and y-slopes scaled and offset into unorm range
+DERIV_FS = "\n".join([
+    "iter.persp.center r4_r5_r6_r7, cf1, cf0",
+    "dfdx r8, r4", "dfdy r9, r5",
+    "fmul r6, r8, 8.0", "fadd r6, r6, 0.5",
+    "fmul r7, r9, 8.0", "fadd r7, r7, 0.5",
+    "st_tile.unorm8 r4_r5_r6_r7, 0, 15", "stop"])
+
+
+@pytest.mark.parametrize("tvb_entries", [None, 40], ids=["one-pass", "partial-renders"])
+def test_hsr_quads_in_one_c_pass_give_the_owner_tables_image(monkeypatch, tvb_entries):
+    """Overlapping triangles without depth test under HSR, shaded with quads: the
+    owners and quads of ``native.hsr_quads`` (one pass over the pixels) give the image
+    and counters of the owner table by record and the quads of the owners' list, and
+    of shading every fragment in order without HSR."""
+    from drmshim.gpu.pipeline import fragment, native
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    calls = []
+    real = fragment.hsr_quads
+
+    def spy(*a):
+        made = real(*a)
+        calls.append(made is not None)
+        return made
+
+    def run(kernel, hsr=True):
+        monkeypatch.setattr(fragment, "hsr_quads", spy if kernel else (lambda *a: None))
+        sc = scene(DERIV_FS, n=40, depth=False, seed=5)
+        kw = {} if tvb_entries is None else dict(tvb_entries=tvb_entries)
+        img = sc.render(Executor(hsr=hsr, **kw))
+        return img, sc.last.counters.snapshot()["fragments"]
+
+    img, shaded = run(True)
+    assert calls and all(calls)
+    img_owners, shaded_owners = run(False)
+    np.testing.assert_array_equal(img, img_owners)
+    assert shaded == shaded_owners
+    img_all, shaded_all = run(False, hsr=False)
+    np.testing.assert_array_equal(img, img_all)
+    assert shaded < shaded_all
+    assert len(np.unique(img[..., 2])) > 10 and len(np.unique(img[..., 3])) > 10     # real slopes

@@ -218,3 +218,66 @@ def test_tile_memory_is_zeroed_when_reused():
     assert np.shares_memory(first, again) and not again.any()
     big = render._tile_memory(render.TILE_MEMORY_KEPT_B // 4 + 1, 4)
     assert not np.shares_memory(first, big) and not big.any()
+
+
+@pytest.mark.parametrize("tile, region, origin", [(0, (61, 37), (0, 0)), (0, (64, 32), (2, 32)),
+                                                  (16, (64, 32), (0, 0)), (2, (48, 16), (0, 0))])
+def test_hsr_quads_equal_the_owner_table_and_numpy_quads(monkeypatch, tile, region, origin):
+    """``hsr_quads``: each pixel's last fragment (fragments of three overlapping
+    triangles in order), then the minimal quads of those owners, as numpy's owner
+    table by record and ``_quads`` give them (the quads compared in key order: the
+    kernel walks 2 x 2 blocks); records of whole tiles in tile order or a table with
+    holes; the count of real lanes."""
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    rng = np.random.default_rng(42)
+    RW, RH = region
+    x0, y0 = origin
+    parts = []
+    for t in range(3):
+        ys, xs = np.nonzero(rng.random((RH, RW)) < 0.5)
+        parts.append((np.full(len(xs), 7 - t, np.int32), (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)))
+    ftri, fx, fy = (np.concatenate(p) for p in zip(*parts))
+    if tile:
+        y, x = np.mgrid[0:RH, 0:RW]
+        s = tile.bit_length() - 1
+        record_of = ((((y >> s) * (RW >> s) + (x >> s)) << (2 * s)) + ((y & (tile - 1)) << s)
+                     + (x & (tile - 1))).astype(np.int64)
+        record_of.flags.writeable = False
+        assert native._tile_major(record_of, origin) == s
+    else:
+        record_of = np.full((RH, RW), -1, np.int64)
+        inside = rng.random(record_of.shape) < 0.9
+        record_of[inside] = rng.permutation(int(inside.sum()))
+        keep = record_of[fy - y0, fx - x0] >= 0          # (the pass keeps fragments with a record)
+        ftri, fx, fy = ftri[keep], fx[keep], fy[keep]
+    # numpy: the owner table by record (the last fragment wins), the owners in record order
+    rec = record_of[fy - y0, fx - x0]
+    owner = np.full(record_of.max() + 1, -1, np.int64)
+    owner[rec] = np.arange(len(fx))
+    f = owner[owner >= 0]
+    want = _numpy(fx, fy, ftri, f, RW + x0, RH + y0, record_of, origin)
+    got = native.hsr_quads(fx, fy, ftri, record_of, origin)
+    assert got is not None
+    lanes, real = got
+    assert real == len(f)
+    for k in range(10):
+        assert (lanes[k] is None) == (k not in MINIMAL)
+    TRI, helper, clamped, pos = (lanes[k] for k in MINIMAL)
+    assert len(TRI) == len(want[2])
+    # the kernel's quads in the numpy order: by (primitive, quad row, quad column)
+    qx, qy = pos[0, ::4].astype(np.int64) // 2, pos[1, ::4].astype(np.int64) // 2
+    order = np.lexsort((qx, qy, TRI[::4]))
+    lane = (4 * order[:, None] + np.arange(4)).ravel()
+    for g, w_ in ((TRI, want[2]), (helper, want[5]), (clamped, want[8]), (pos, want[9])):
+        assert g.dtype == w_.dtype
+        np.testing.assert_array_equal(g[..., lane], w_)
+    assert helper.any() and not helper.all()
+
+
+def test_hsr_quads_decline_fragments_outside_the_region_and_odd_origins(monkeypatch):
+    monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
+    record_of = np.arange(64, dtype=np.int64).reshape(8, 8)
+    fx, fy, ftri = np.array([1, 9], np.int32), np.array([1, 1], np.int32), np.zeros(2, np.int32)
+    assert native.hsr_quads(fx, fy, ftri, record_of, (0, 0)) is None
+    assert native.hsr_quads(fx[:1], fy[:1], ftri[:1], record_of, (0, 0)) is not None
+    assert native.hsr_quads(fx[:1] + 1, fy[:1], ftri[:1], record_of, (1, 0)) is None
