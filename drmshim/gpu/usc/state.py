@@ -19,7 +19,7 @@ import numpy as np
 from uapi.isa import Imm, Reg
 from uapi.isa.semantics import FLOAT, SINT, UINT, minifloat_decode, saturate
 
-__all__ = ["Batch", "raw_reader", "float_reader", "raw_writer", "float_writer", "halves_of"]
+__all__ = ["Batch", "raw_reader", "uniform_reader", "float_reader", "raw_writer", "float_writer", "halves_of"]
 
 
 _VIEWS = threading.local()      # per thread: the views Batch derived from its last register file
@@ -116,6 +116,25 @@ def halves_of(r) -> range:
 # ---------------------------------------------------------------------------
 # Readers: f(batch) -> array (or numpy scalar, which broadcasts)
 
+def uniform_reader(src, size: int):
+    """Read an immediate or uniform-register ``src`` as one unsigned scalar of
+    ``size`` bits, converted as ``raw_reader`` converts it (for a caller that needs
+    the value, not an array of it per lane)."""
+    ut = UINT[size]
+    if isinstance(src, Imm):
+        c = ut(src.code)
+        return lambda b: c
+    half, rsize = src.half, src.size
+    i = half // 2
+    if rsize == 16:
+        get = lambda b: b.uni16[half]
+    elif rsize == 32:
+        get = lambda b: b.uni32[i]
+    else:
+        get = lambda b: np.uint64(b.uni32[i]) | (np.uint64(b.uni32[i + 1]) << np.uint64(32))
+    return lambda b: ut(get(b))
+
+
 def raw_reader(src, size: int):
     """Read ``src`` as an unsigned integer of ``size`` bits (a narrower register is
     zero-extended, a wider one truncated; an immediate is zero-extended)."""
@@ -127,13 +146,8 @@ def raw_reader(src, size: int):
     half, rsize = src.half, src.size
     i, h = half // 2, half % 2
     if src.file == "u":
-        if rsize == 16:
-            get = lambda b: b.uni16[half]
-        elif rsize == 32:
-            get = lambda b: b.uni32[i]
-        else:
-            get = lambda b: np.uint64(b.uni32[i]) | (np.uint64(b.uni32[i + 1]) << np.uint64(32))
-        return lambda b: b.const(ut(get(b)))
+        scalar = uniform_reader(src, size)
+        return lambda b: b.const(scalar(b))
     if rsize == 16:
         get = lambda b: b.u16[i, h::2]
     elif rsize == 32:

@@ -33,7 +33,7 @@ from uapi.isa import Instruction, Reg
 from uapi.isa.semantics import quad_dfdx, quad_dfdy
 
 from .mem import read_vec, values_to_comps, write_vec
-from .state import float_reader, raw_reader
+from .state import float_reader, raw_reader, uniform_reader
 
 __all__ = ["COMPILERS", "texture_unit", "SPATIAL_COORDS"]
 
@@ -49,15 +49,16 @@ def texture_unit():
 def _descriptor(src, heap_attr: str, stride_attr: str):
     """Descriptor address(es) for a texture/sampler index operand: an int when the
     index is uniform (immediate or uniform register), else per lane."""
-    reader = raw_reader(src, 32)
     uniform = not (isinstance(src, Reg) and src.file == "r")
+    # (a uniform index read as one scalar: no array of it per lane)
+    reader = uniform_reader(src, 32) if uniform else raw_reader(src, 32)
 
     def va(b, idx):
         ctx = b.ctx
         heap, stride = getattr(ctx, heap_attr), getattr(ctx, stride_attr)
         t = reader(b)
         if uniform:
-            return int(heap) + int(np.asarray(t).reshape(-1)[0]) * stride
+            return int(heap) + int(t) * stride
         t = np.asarray(t, np.uint64)
         t = t if idx is None else t[idx]
         return np.uint64(heap) + t * np.uint64(stride)

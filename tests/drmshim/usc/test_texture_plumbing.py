@@ -295,3 +295,32 @@ def test_row_form_of_the_real_unit_equals_the_sample_call(monkeypatch, form):
     assert taken and all(taken)
     monkeypatch.delattr(texture, "sample_rows")
     np.testing.assert_array_equal(rows.view(np.uint32), registers().view(np.uint32))
+
+
+def test_descriptor_index_from_uniform_registers(fake):
+    """A texture or sampler index in a uniform register (32- or 16-bit) or an
+    immediate is one address for the whole batch: the index's value times the
+    descriptor size past the heap."""
+    u = np.zeros(8, np.uint32)
+    u[2] = 5
+    u[3] = 7 | (3 << 16)                     # u3l = 7 (the index), u3h = 3 (not read)
+    run("""
+        texture_sample.2d.lod r4, r0_r1, u2, u3l, 0.0, 0
+        texture_sample.2d.lod r5, r0_r1, 6, 2, 0.0, 0
+        wait 0
+    """, lanes=4, uniforms=u, texture_heap_va=TEX_HEAP, sampler_heap_va=SAMP_HEAP)
+    assert [(c[1], c[2]) for c in fake] == [(TEX_HEAP + 5 * TEXTURE_DESC_B, SAMP_HEAP + 7 * SAMPLER_DESC_B),
+                                            (TEX_HEAP + 6 * TEXTURE_DESC_B, SAMP_HEAP + 2 * SAMPLER_DESC_B)]
+
+
+def test_uniform_reader_gives_raw_readers_value():
+    from drmshim.gpu.usc.state import Batch, raw_reader, uniform_reader
+    from uapi.isa import Imm, Reg
+    u = np.array([0xDEADBEEF, 0x12345678, 0x9ABC, 0], np.uint32)
+    b = SimpleNamespace(uni32=u, uni16=u.view(np.uint16), n=3, _consts={})
+    b.const = lambda v, key=None: Batch.const(b, v, key)
+    for src in (Imm(0x7F), Reg("u", 0, 32), Reg("u", 3, 16), Reg("u", 0, 64), Reg("u", 2, 32)):
+        for size in (16, 32, 64):
+            want = raw_reader(src, size)(b)
+            got = uniform_reader(src, size)(b)
+            assert got.dtype == want.dtype and np.all(want == got), (src, size)
