@@ -57,11 +57,12 @@ void quad_pick(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri
 int quad_lanes(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, const int64_t *f,
                const int32_t *key, int64_t lo, const int32_t *rank, long nq, int32_t *TRI, uint8_t *helper,
                const int64_t *record_of, long x0, long y0, long w, long h, int shift, float *pos, int64_t *clamped);
-long hsr_owners(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, long x0, long y0, long w,
-                long h, long block, int32_t *own);
-long hsr_quad_lanes(const int32_t *own, const int64_t *record_of, long x0, long y0, long w,
-                    long h, long block, int shift, long m, int32_t *TRI, uint8_t *helper, int64_t *clamped,
-                    float *pos);
+int hsr_owners(long n, const int32_t *fx, const int32_t *fy, const int32_t *ftri, long x0, long y0, long w,
+               long h, int32_t *own);
+long hsr_quad_count(const int32_t *own, long w, long h);
+int hsr_quad_lanes(const int32_t *own, const int64_t *record_of, long x0, long y0, long w, long h, long block,
+                   int shift, long cap, int32_t *TRI, uint8_t *helper, int64_t *clamped, float *pos,
+                   int64_t *counts);
 void records_at(long n, const int32_t *x, const int32_t *y, const int64_t *record_of, long size, long x0,
                 long y0, long w, int64_t *out, float *pos);
 void tile_major_records(long n, const int32_t *x, const int32_t *y, int shift, long tiles_x, int64_t *out,
@@ -309,29 +310,37 @@ static inline __attribute__((always_inline)) int block_quads(const int32_t *rest
             for (long by = sy; by < sy + block && by < h; by += 2)                           \
                 for (long bx = sx; bx < sx + block && bx < w; bx += 2) { __VA_ARGS__ }
 
-/* own[] from the fragments (their pixels region-relative): returns the count of quads, or
-   -1 when a fragment lies outside the region (own[] is then not usable) */
-long hsr_owners(long n, const int32_t *restrict fx, const int32_t *restrict fy, const int32_t *restrict ftri,
-                long x0, long y0, long w, long h, long block, int32_t *restrict own) {
+/* own[] from the fragments (their pixels region-relative): returns 0, or -1 when a fragment
+   lies outside the region (own[] is then not usable) */
+int hsr_owners(long n, const int32_t *restrict fx, const int32_t *restrict fy, const int32_t *restrict ftri,
+               long x0, long y0, long w, long h, int32_t *restrict own) {
     memset(own, 0xff, (size_t)(w * h) * sizeof(int32_t));
     for (long i = 0; i < n; i++) {
         const long px = (long)fx[i] - x0, py = (long)fy[i] - y0;
         if ((unsigned long)px >= (unsigned long)w || (unsigned long)py >= (unsigned long)h) return -1;
         own[py * w + px] = ftri[i];
     }
+    return 0;
+}
+
+/* the count of own[]'s quads */
+long hsr_quad_count(const int32_t *restrict own, long w, long h) {
     long nq = 0;
     int32_t t[4];
     unsigned real[4];
-    for (long by = 0; by < h; by += 2)       /* (the count: in row order) */
+    for (long by = 0; by < h; by += 2)
         for (long bx = 0; bx < w; bx += 2) nq += block_quads(own, w, h, bx, by, t, real);
     return nq;
 }
 
-/* the m lanes of hsr_owners' quads, as quad_lanes writes them (TRI, helper, clamped records,
-   pixel centres with rows m apart); returns the real lanes (the pixels that have an owner) */
-long hsr_quad_lanes(const int32_t *restrict own, const int64_t *restrict record_of,
-                    long x0, long y0, long w, long h, long block, int shift, long m, int32_t *restrict TRI,
-                    uint8_t *restrict helper, int64_t *restrict clamped, float *restrict pos) {
+/* the lanes of own[]'s quads, as quad_lanes writes them (TRI, helper, clamped records, pixel
+   centres in pos[], rows m apart for m lanes) into arrays of cap lanes (pos: 2 * cap floats):
+   counts[0] = m, counts[1] = the real lanes (the pixels that have an owner). Returns 1,
+   having written lanes that are then not usable, when there are more than cap, else 0. */
+int hsr_quad_lanes(const int32_t *restrict own, const int64_t *restrict record_of,
+                   long x0, long y0, long w, long h, long block, int shift, long cap, int32_t *restrict TRI,
+                   uint8_t *restrict helper, int64_t *restrict clamped, float *restrict pos,
+                   int64_t *restrict counts) {
     const int64_t mask = ((int64_t)1 << shift) - 1, tiles_x = shift ? w >> shift : 0;
     long lane = 0, reals = 0;
     int32_t t[4];
@@ -339,6 +348,7 @@ long hsr_quad_lanes(const int32_t *restrict own, const int64_t *restrict record_
     FOR_BLOCKS(
         const int nq = block_quads(own, w, h, bx, by, t, real);
         if (!nq) continue;
+        if (lane + 4 * nq > cap) return 1;
         int64_t r[4];
         if (shift) {        /* whole tiles (w and h are multiples of their even side): arithmetic */
             r[0] = (((by >> shift) * tiles_x + (bx >> shift)) << (2 * shift)) + ((by & mask) << shift) + (bx & mask);
@@ -359,10 +369,13 @@ long hsr_quad_lanes(const int32_t *restrict own, const int64_t *restrict record_
                 clamped[lane + s] = r[s];
             }
             pos[lane] = fx0; pos[lane + 1] = fx1; pos[lane + 2] = fx0; pos[lane + 3] = fx1;
-            pos[m + lane] = fy0; pos[m + lane + 1] = fy0; pos[m + lane + 2] = fy1; pos[m + lane + 3] = fy1;
+            pos[cap + lane] = fy0; pos[cap + lane + 1] = fy0; pos[cap + lane + 2] = fy1; pos[cap + lane + 3] = fy1;
         }
     )
-    return reals;
+    memmove(pos + lane, pos + cap, (size_t)lane * sizeof(float));     /* the y row next to the x row */
+    counts[0] = lane;
+    counts[1] = reals;
+    return 0;
 }
 #undef FOR_BLOCKS
 
@@ -508,7 +521,9 @@ def hsr_quads(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, record_of: np.nd
     lanes and records as ``hidden_surface_removal``'s owner table then the minimal
     form give, in another order: quads in 2 x 2 pixel blocks walked tile by tile
     (when records are in tile order), a block's quads by primitive; no owner table
-    by record, no fragment list of owners, no keys or ranks."""
+    by record, no fragment list of owners, no keys or ranks. The lanes go into arrays
+    sized for every block and a quarter more; a pass with more quads (many small
+    primitives) counts them in a third pass and writes them again."""
     n = len(fx)
     h, w = record_of.shape
     if n < max(MIN_FRAGMENTS, 1) or not (fx.dtype == fy.dtype == ftri.dtype == np.int32) or n >= 1 << 31 \
@@ -522,16 +537,24 @@ def hsr_quads(fx: np.ndarray, fy: np.ndarray, ftri: np.ndarray, record_of: np.nd
     shift = _tile_major(record_of, origin)
     block = 1 << shift if shift else BIN_PX
     i32 = "int32_t *"
-    nq = lib.hsr_owners(n, p(fx, i32), p(fy, i32), p(ftri, i32), origin[0], origin[1], w, h, block, p(own, i32))
-    if nq < 0:
+    if lib.hsr_owners(n, p(fx, i32), p(fy, i32), p(ftri, i32), origin[0], origin[1], w, h, p(own, i32)):
         return None
-    m = 4 * nq
-    TRI, helper = scratch.empty("TRI", (m,), np.int32), scratch.empty("helper", (m,), np.bool_)
-    clamped, pos = scratch.empty("clamped", (m,), np.int64), scratch.empty("pos", (2, m), np.float32)
-    real = lib.hsr_quad_lanes(p(own, i32), p(record_of, "int64_t *"), origin[0], origin[1], w, h,
-                              block, shift, m, p(TRI, i32), k.ffi.cast("uint8_t *", helper.ctypes.data),
-                              p(clamped, "int64_t *"), p(pos, "float *"))
-    return (None, None, TRI, None, None, helper, None, None, clamped, pos), int(real)
+    # lanes for every 2x2 block and a quarter more (a block with two primitives makes two
+    # quads): a pass with more (many small primitives) counts its quads first
+    counts = np.empty(2, np.int64)
+
+    def lanes(cap: int):
+        TRI, helper = scratch.empty("TRI", (cap,), np.int32), scratch.empty("helper", (cap,), np.bool_)
+        clamped, pos = scratch.empty("clamped", (cap,), np.int64), scratch.empty("pos", (2 * cap,), np.float32)
+        over = lib.hsr_quad_lanes(p(own, i32), p(record_of, "int64_t *"), origin[0], origin[1], w, h, block, shift,
+                                  cap, p(TRI, i32), k.ffi.cast("uint8_t *", helper.ctypes.data),
+                                  p(clamped, "int64_t *"), p(pos, "float *"), p(counts, "int64_t *"))
+        return None if over else (TRI, helper, clamped, pos)
+    blocks = ((w + 1) // 2) * ((h + 1) // 2)
+    made = lanes(4 * (blocks + blocks // 4 + 16)) or lanes(4 * lib.hsr_quad_count(p(own, i32), w, h))
+    TRI, helper, clamped, pos = made
+    m, real = int(counts[0]), int(counts[1])
+    return (None, None, TRI[:m], None, None, helper[:m], None, None, clamped[:m], pos[:2 * m].reshape(2, m)), real
 
 
 #: bytes of quad_pick's per-quad facts (quad_info_t: two to a cache line)

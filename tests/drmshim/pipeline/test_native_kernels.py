@@ -222,19 +222,28 @@ def test_tile_memory_is_zeroed_when_reused():
 
 @pytest.mark.parametrize("tile, region, origin", [(0, (61, 37), (0, 0)), (0, (64, 32), (2, 32)),
                                                   (16, (64, 32), (0, 0)), (2, (48, 16), (0, 0))])
-def test_hsr_quads_equal_the_owner_table_and_numpy_quads(monkeypatch, tile, region, origin):
-    """``hsr_quads``: each pixel's last fragment (fragments of three overlapping
-    triangles in order), then the minimal quads of those owners, as numpy's owner
-    table by record and ``_quads`` give them (the quads compared in key order: the
-    kernel walks 2 x 2 blocks); records of whole tiles in tile order or a table with
-    holes; the count of real lanes."""
+@pytest.mark.parametrize("kind", ["speckled", "halves"])
+def test_hsr_quads_equal_the_owner_table_and_numpy_quads(monkeypatch, tile, region, origin, kind):
+    """``hsr_quads``: each pixel's last fragment, then the minimal quads of those
+    owners, as numpy's owner table by record and ``_quads`` give them (the quads
+    compared in key order: the kernel walks 2 x 2 blocks); records of whole tiles in
+    tile order or a table with holes; the count of real lanes. Fragments of three
+    overlapping triangles, in order: random pixel subsets ("speckled": more quads
+    than the kernel's first arrays hold, so it counts them and writes again), or two
+    triangles splitting the region and a rectangle drawn over part of it ("halves":
+    about one quad a block)."""
     monkeypatch.setattr(native, "MIN_FRAGMENTS", 1)
     rng = np.random.default_rng(42)
     RW, RH = region
     x0, y0 = origin
     parts = []
     for t in range(3):
-        ys, xs = np.nonzero(rng.random((RH, RW)) < 0.5)
+        if kind == "speckled":
+            keep = rng.random((RH, RW)) < 0.5
+        else:
+            y, x = np.mgrid[0:RH, 0:RW]
+            keep = [x * RH + y * RW < RW * RH, x * RH + y * RW >= RW * RH, (x > 5) & (x < 20) & (y > 2) & (y < 11)][t]
+        ys, xs = np.nonzero(keep)
         parts.append((np.full(len(xs), 7 - t, np.int32), (xs + x0).astype(np.int32), (ys + y0).astype(np.int32)))
     ftri, fx, fy = (np.concatenate(p) for p in zip(*parts))
     if tile:
@@ -264,6 +273,8 @@ def test_hsr_quads_equal_the_owner_table_and_numpy_quads(monkeypatch, tile, regi
         assert (lanes[k] is None) == (k not in MINIMAL)
     TRI, helper, clamped, pos = (lanes[k] for k in MINIMAL)
     assert len(TRI) == len(want[2])
+    blocks = ((RW + 1) // 2) * ((RH + 1) // 2)
+    assert (len(TRI) > 4 * (blocks + blocks // 4 + 16)) == (kind == "speckled")     # (both ways taken)
     # the kernel's quads in the numpy order: by (primitive, quad row, quad column)
     qx, qy = pos[0, ::4].astype(np.int64) // 2, pos[1, ::4].astype(np.int64) // 2
     order = np.lexsort((qx, qy, TRI[::4]))
