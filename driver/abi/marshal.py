@@ -10,6 +10,7 @@ Every helper accepts cffi cdata for pointers; NULL reads as None."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -136,16 +137,37 @@ def str_in(p, length=None) -> str | None:
     return raw.decode("utf-8", "replace")
 
 
-def strs_in(p, count, lengths) -> list[str]:
+class ClientStrings(Sequence):
+    """The ``count`` strings of a ``const GLchar *const *`` array, read from client memory
+    when the command first looks at them: a command checks its other arguments first
+    (glShaderSource of a name that is no shader is INVALID_VALUE, of a program
+    INVALID_OPERATION), and then the array may be anything (piglit's shadersource-errors
+    passes a string's address; Mesa reads nothing). Valid during the call only: a
+    command keeps what it read, never this object."""
+
+    def __init__(self, p, count: int, lengths) -> None:
+        self._p, self._count, self._lengths = p, count, lengths
+        self._strings: list[str] | None = None
+
+    def _read(self) -> list[str]:
+        if self._strings is None:
+            arr = ffi.cast("char **", self._p)
+            lens = None if self._lengths == NULL else ffi.cast("GLint *", self._lengths)
+            self._strings = [str_in(arr[i], -1 if lens is None else lens[i]) or ""
+                             for i in range(self._count)]
+        return self._strings
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i):
+        return self._read()[i]
+
+
+def strs_in(p, count, lengths) -> Sequence[str]:
     if p == NULL or count <= 0:
         return []
-    arr = ffi.cast("char **", p)
-    lens = None if lengths == NULL else ffi.cast("GLint *", lengths)
-    out = []
-    for i in range(count):
-        n = -1 if lens is None else lens[i]
-        out.append(str_in(arr[i], n) or "")
-    return out
+    return ClientStrings(p, count, lengths)
 
 
 def bytes_in(p, size) -> bytes | None:

@@ -41,8 +41,8 @@ def test_inputs(ffi):
     strings = [ffi.new("char[]", b"abc"), ffi.new("char[]", b"defg")]
     arr = ffi.new("char *[]", strings)
     lengths = ffi.new("GLint[]", [2, -1])
-    assert M.strs_in(arr, 2, lengths) == ["ab", "defg"]
-    assert M.strs_in(arr, 2, ffi.NULL) == ["abc", "defg"]
+    assert list(M.strs_in(arr, 2, lengths)) == ["ab", "defg"]
+    assert list(M.strs_in(arr, 2, ffi.NULL)) == ["abc", "defg"]
     floats = ffi.new("GLfloat[]", [1.0, 2.5, -3.0])
     assert M.arr_in(floats, "GLfloat", 3) == [1.0, 2.5, -3.0]
     assert M.arr_in(floats, "GLfloat", -1) == []

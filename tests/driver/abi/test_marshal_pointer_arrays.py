@@ -116,3 +116,47 @@ def test_pixel_map_reads_only_a_size_gl_accepts(ffi, name, c_type):
         M.OVERRIDES[name](c, E.GL_PIXEL_MAP_I_TO_G, huge, two)
         expect(c, E.GL_INVALID_VALUE)
     assert c.internal_errors == []
+
+
+_SHADER_SOURCE_ERRORS = """
+import cffi, importlib.util, sys
+from driver.abi import marshal as M
+from driver.gl import enums as E
+from tests.driver.gl.conftest import make_ctx
+ffi = cffi.FFI()
+spec = importlib.util.spec_from_file_location("b", sys.argv[1])
+build = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build)
+ffi.cdef(build.TYPEDEFS)
+M.bind(ffi)
+from driver.abi._commands import MARSHAL
+c = make_ctx("compat")
+vs, prog = c.glCreateShader(E.GL_VERTEX_SHADER), c.glCreateProgram()
+text = ffi.new("char[]", b"void main() { gl_Position = vec4(0.0); }")
+# the address of the characters where an array of string pointers belongs: reading
+# an element reads the text as an address (piglit's shadersource-errors does this)
+bogus = ffi.cast("void *", text)
+errors = []
+for name, count in ((99, 1), (prog, 1), (vs, -1), (vs, 0)):
+    MARSHAL["glShaderSource"](c, name, count, bogus, ffi.NULL)
+    errors.append(c.glGetError())
+good = ffi.new("char *[]", [text])
+MARSHAL["glShaderSource"](c, vs, 1, good, ffi.new("GLint[]", [-1]))
+print(errors, repr(c.glGetShaderSource(vs)), c.glGetError())
+"""
+
+
+def test_shader_source_checks_its_names_before_reading_the_strings():
+    """glShaderSource of a name that is no shader (INVALID_VALUE), of a program
+    (INVALID_OPERATION), with a negative count (INVALID_VALUE) or a count of 0 reads
+    none of the strings: the array may be anything (Mesa reads nothing either). In a
+    process of its own: a read of the bogus array is a segmentation fault."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _SHADER_SOURCE_ERRORS, str(BUILD_PY)],
+                       capture_output=True, text=True, timeout=120,
+                       cwd=Path(__file__).resolve().parents[3])
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert r.stdout.split("\n")[0] == (
+        f"[{E.GL_INVALID_VALUE}, {E.GL_INVALID_OPERATION}, {E.GL_INVALID_VALUE}, {E.GL_NO_ERROR}] "
+        f"'void main() {{ gl_Position = vec4(0.0); }}' {E.GL_NO_ERROR}")
