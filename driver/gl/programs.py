@@ -287,6 +287,7 @@ class LinkedProgram:
     stages: dict = field(default_factory=dict)   # stage -> compiler.link.LinkedShader (what the pipe compiles)
     default_block: object = None      # compiler.link.DefaultBlock: the layout of uniform_data the shaders read
     builtin_uniforms: list = field(default_factory=list)  # BuiltinUniform: active, after the others
+    fixed_function: frozenset = frozenset()  # the stages the link added as fixed-function ones (compat)
 
     @property
     def uniform_data(self) -> memoryview:
@@ -664,8 +665,10 @@ class ProgramMixin:
                     for v in getattr(getattr(linked.stages.get(stage), "unit", None), "builtin_variables", ()))}
 
     def _link(self, prog: Program) -> LinkedProgram:
-        if not prog.shaders and not (self.api.compat and prog.name == 0):
-            raise LinkError("no shaders attached to the program")   # (name 0: fixed function)
+        if not prog.shaders and not self.api.compat:
+            # (the compatibility profile links it: both stages are then the fixed-function
+            # ones, GL 4.6 compat section 7.3, as Mesa; name 0 is fixed function itself)
+            raise LinkError("no shaders attached to the program")
         units: dict[str, list] = {}
         spirv = self.spirv_link_stages(prog)      # stage -> SpirvShader (features/gl_spirv.py)
         for sh in prog.shaders:
@@ -760,6 +763,7 @@ class ProgramMixin:
         linked.tessellation = tessellation
         linked.stages = stages
         linked.default_block = default_block
+        linked.fixed_function = frozenset(fixed_function)
         linked.fetch_slots = link.attribute_fetch_slots(attributes)
         linked.spirv_stages = spirv
         linked.frag_output_indices = {name: 1 for name, i in self._frag_output_indices(

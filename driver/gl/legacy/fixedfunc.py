@@ -700,7 +700,12 @@ class FixedFunctionMixin:
         if self.api.compat:
             # GL_COORD_REPLACE per unit for the pipe (user programs' gl_TexCoord[u] on point sprites)
             self.state.sprite_coord_mask = sum(1 << u for u in range(8) if self.legacy.texenv[u].coord_replace)
-        if self.current_program is not None or not self.api.compat or self.bound_pipeline is not None:
+        prog = self.current_program
+        # a program linked without shaders (compat): both stages are fixed function, drawn
+        # as with no program (its generic stages do no lighting, texturing or fog)
+        ls = getattr(prog, "linked_state", None)
+        empty = ls is not None and set(ls.units) <= ls.fixed_function
+        if (prog is not None and not empty) or not self.api.compat or self.bound_pipeline is not None:
             self.state.ff_two_side = self.state.ff_point_size = False
             return core()
         self._track_color_material()

@@ -323,3 +323,37 @@ def test_the_fixed_function_vertex_stage_adds_no_active_uniforms(compat):
     p = program(compat, vs=None, fs="uniform vec4 k;\nvoid main() { gl_FragColor = gl_Color * k; }\n")
     assert compat.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], compat.glGetProgramInfoLog(p)
     assert _active_uniforms(compat, p) == {"k": (1, E.GL_FLOAT_VEC4)}
+
+
+def test_a_program_without_shaders_links_in_compat_and_draws_fixed_function():
+    """GL 4.6 compat section 7.3: a stage the program lacks is the fixed-function one, so
+    a program with no shader object links (as on Mesa) and draws as fixed function does
+    (piglit gl-2.0-link-empty-prog); a core or ES program without shaders fails to link."""
+    import numpy as np
+    from tests.driver.agx import glhelp
+    c = glhelp.context(8, 8, api="compat")
+    p = c.glCreateProgram()
+    c.glLinkProgram(p)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    c.glUseProgram(p)
+    expect(c, E.GL_NO_ERROR)
+    # the fixed-function fragment stage textures: GL_MODULATE of green by a (0, 128, 0) texel
+    t = c.glGenTextures(1)[0]
+    c.glBindTexture(E.GL_TEXTURE_2D, t)
+    c.glTexImage2D(E.GL_TEXTURE_2D, 0, E.GL_RGBA8, 1, 1, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([0, 128, 0, 255]))
+    c.glTexParameteri(E.GL_TEXTURE_2D, E.GL_TEXTURE_MIN_FILTER, E.GL_NEAREST)
+    c.glEnable(E.GL_TEXTURE_2D)
+    c.glColor4f(0.0, 1.0, 0.0, 1.0)
+    c.glBegin(E.GL_TRIANGLES)
+    for x, y in ((-1, -1), (3, -1), (-1, 3)):
+        c.glTexCoord2f(0.5, 0.5)
+        c.glVertex2f(x, y)
+    c.glEnd()
+    px = np.frombuffer(bytes(c.glReadPixels(0, 0, 8, 8, E.GL_RGBA, E.GL_UNSIGNED_BYTE)), np.uint8)
+    assert (px.reshape(-1, 4) == (0, 128, 0, 255)).all(), px.reshape(-1, 4)[0]
+    for api in ("gl33", "gles3"):
+        other = make_ctx(api)
+        q = other.glCreateProgram()
+        other.glLinkProgram(q)
+        assert other.glGetProgramiv(q, E.GL_LINK_STATUS) == [0]
+        assert "no shaders" in other.glGetProgramInfoLog(q)
