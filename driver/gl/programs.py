@@ -180,6 +180,25 @@ def _active_sampler_elements(leaf, leaves: list, used: dict) -> tuple | None:
     return tuple(i for i in range(max(1, leaf.size)) if first + i in used[var.name])
 
 
+# GL 4.6 section 11.1.1: "For GetActiveAttrib, all active vertex shader input variables are
+# enumerated, including the special built-in inputs gl_VertexID and gl_InstanceID" (Mesa:
+# these two, not gl_BaseVertex & co.); they have no location
+_SPECIAL_VERTEX_INPUTS = ("gl_VertexID", "gl_InstanceID")
+
+
+def _active_attributes(ls) -> list:
+    """The active attributes by name, as glGetActiveAttrib indexes them: (name, (location,
+    type or None for a built-in, locations)), the generic ones and compatibility built-ins
+    of ``ls.attributes`` and the special inputs the vertex stage reads."""
+    if ls is None:
+        return []
+    out = dict(ls.attributes)
+    for v in getattr(ls.units.get("vertex"), "builtin_variables", ()):
+        if v.name in _SPECIAL_VERTEX_INPUTS and v.storage == "in" and v.used:
+            out.setdefault(v.name, (-1, None, 0))
+    return sorted(out.items())
+
+
 @dataclass(frozen=True)
 class BuiltinUniform:
     """An active built-in uniform of the compatibility profile (``gl_ModelViewMatrix``,
@@ -1173,8 +1192,8 @@ class ProgramMixin:
             E.GL_VALIDATE_STATUS: int(prog.validated),
             E.GL_INFO_LOG_LENGTH: len(prog.info_log.encode()) + 1 if prog.info_log else 0,
             E.GL_ATTACHED_SHADERS: len(prog.shaders),
-            E.GL_ACTIVE_ATTRIBUTES: len(ls.attributes) if ls else 0,
-            E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: max((len(n) + 1 for n in ls.attributes), default=0) if ls else 0,
+            E.GL_ACTIVE_ATTRIBUTES: len(_active_attributes(ls)),
+            E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: max((len(n) + 1 for n, _ in _active_attributes(ls)), default=0),
             E.GL_ACTIVE_UNIFORMS: len(self._active_uniforms(ls)),
             E.GL_ACTIVE_UNIFORM_MAX_LENGTH: max(
                 (len(u[0].name if isinstance(u, tuple) else u.name) + 1
@@ -1256,10 +1275,10 @@ class ProgramMixin:
         """Returns (name, size, type)."""
         prog = program_object(self, program)
         ls = prog.linked_state
-        attrs = sorted(ls.attributes.items()) if ls else []
+        attrs = _active_attributes(ls)
         check(0 <= index < len(attrs), E.GL_INVALID_VALUE, "index out of range")
         name, (loc, t, n) = attrs[index]
-        if t is None:                       # a built-in input (compatibility profile): its declared type
+        if t is None:       # a built-in input (gl_VertexID, compatibility's gl_Color): its declared type
             v = next((v for v in getattr(ls.units.get("vertex"), "builtin_variables", ()) if v.name == name), None)
             return (name, 1, gl_type_enum(v.type) if v is not None else E.GL_FLOAT_VEC4)
         el = t.element if t.base == "array" else t

@@ -357,3 +357,24 @@ def test_a_program_without_shaders_links_in_compat_and_draws_fixed_function():
         other.glLinkProgram(q)
         assert other.glGetProgramiv(q, E.GL_LINK_STATUS) == [0]
         assert "no shaders" in other.glGetProgramInfoLog(q)
+
+
+def test_get_active_attrib_lists_gl_vertex_id_and_gl_instance_id():
+    """GL 4.6 section 11.1.1: GetActiveAttrib enumerates every active vertex input,
+    gl_VertexID and gl_InstanceID included (ints, no location; Mesa lists these two and
+    no other system value); a program that does not read them lists neither."""
+    c = make_ctx("gl33")
+    vs = ("#version 140\nin vec4 pos;\nflat out int k;\n"
+          "void main() { gl_Position = pos; k = gl_InstanceID + gl_VertexID; }\n")
+    fs = "#version 140\nflat in int k;\nout vec4 o;\nvoid main() { o = vec4(k); }\n"
+    p = program(c, vs=vs, fs=fs)
+    assert c.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], c.glGetProgramInfoLog(p)
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_ATTRIBUTES) == [3]
+    got = [c.glGetActiveAttrib(p, i) for i in range(3)]
+    assert got == [("gl_InstanceID", 1, E.GL_INT), ("gl_VertexID", 1, E.GL_INT), ("pos", 1, E.GL_FLOAT_VEC4)]
+    assert c.glGetProgramiv(p, E.GL_ACTIVE_ATTRIBUTE_MAX_LENGTH) == [len("gl_InstanceID") + 1]
+    assert [c.glGetAttribLocation(p, n) for n in ("gl_VertexID", "gl_InstanceID", "pos")] == [-1, -1, 0]
+    c.glGetActiveAttrib(p, 3)
+    expect(c, E.GL_INVALID_VALUE)
+    q = program(c, vs=vs.replace("gl_InstanceID + gl_VertexID", "1"), fs=fs)
+    assert [c.glGetActiveAttrib(q, i)[0] for i in range(c.glGetProgramiv(q, E.GL_ACTIVE_ATTRIBUTES)[0])] == ["pos"]
