@@ -71,14 +71,17 @@ class ProxyTextureMixin:
         tex_target = PROXY_TARGETS[target][0]
         image_target = E.GL_TEXTURE_CUBE_MAP_POSITIVE_X if tex_target == E.GL_TEXTURE_CUBE_MAP else tex_target
         tex = self._proxy_object(target)
-        check(level >= 0, E.GL_INVALID_VALUE, "negative level")
         max_size = self._max_size(image_target)
+        # a level past the target's levels is an error, proxy or not (GL 4.6 section 8.5: level
+        # greater than log2 of the maximum size; a rectangle has one level), as on Mesa
+        top = 0 if tex_target == E.GL_TEXTURE_RECTANGLE else int(math.log2(max_size))
+        check(0 <= level <= top, E.GL_INVALID_VALUE, f"level {level} outside 0..{top}")
         sizes = (width, height, depth)[:dims]
         if tex_target == E.GL_TEXTURE_1D_ARRAY:
             sizes = (width,)
         elif tex_target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY):
             sizes = (width, height)
-        if level > int(math.log2(max_size)) or any(n > max_size >> level for n in sizes):
+        if any(n > max_size >> level for n in sizes):
             # an image the implementation cannot make: the level's state is cleared, no error
             tex.set_image(0, level, TexImage())
             return

@@ -51,6 +51,17 @@ def test_bad_arguments_are_errors_and_change_nothing():
     assert c.glGetError() == E.GL_INVALID_VALUE
     c.glTexImage2D(E.GL_PROXY_TEXTURE_2D, -1, E.GL_RGBA8, 16, 16, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
     assert c.glGetError() == E.GL_INVALID_VALUE
+    # a level past log2(MAX_TEXTURE_SIZE) is an error for a proxy too (GL 4.6 section 8.5;
+    # piglit proxy-texture), the first level past it included; a rectangle has level 0 only
+    top = (c.glGetIntegerv(E.GL_MAX_TEXTURE_SIZE)[0]).bit_length() - 1
+    for lvl in (top + 1, 5555):
+        c.glTexImage2D(E.GL_PROXY_TEXTURE_2D, lvl, E.GL_RGBA8, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+        assert c.glGetError() == E.GL_INVALID_VALUE
+    c.glTexImage2D(E.GL_PROXY_TEXTURE_2D, top, E.GL_RGBA8, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    assert c.glGetError() == E.GL_NO_ERROR                # too big at that level: cleared, no error
+    assert level(c, E.GL_PROXY_TEXTURE_2D, E.GL_TEXTURE_WIDTH, top) == 0
+    c.glTexImage2D(E.GL_PROXY_TEXTURE_RECTANGLE, 1, E.GL_RGBA8, 8, 8, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
+    assert c.glGetError() == E.GL_INVALID_VALUE
     c.glTexImage2D(E.GL_PROXY_TEXTURE_3D, 0, E.GL_RGBA8, 16, 16, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE, None)
     assert c.glGetError() == E.GL_INVALID_ENUM            # a 3D proxy is not a TexImage2D target
     assert level(c, E.GL_PROXY_TEXTURE_2D, E.GL_TEXTURE_WIDTH) == 8
