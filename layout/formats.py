@@ -50,6 +50,12 @@ class Channel:
     type: str
     shift_bits: int = 0
 
+    @property
+    def signed(self) -> bool:
+        """Whether the channel's values carry a sign: SNORM, SINT and the 16/32-bit
+        floats; the 10/11-bit floats and ``R9G9B9E5``'s mantissas have no sign bit."""
+        return self.type in ("SNORM", "SINT") or (self.type == "FLOAT" and self.bits >= 16)
+
 
 @dataclass(frozen=True)
 class Format:

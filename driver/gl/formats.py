@@ -16,7 +16,7 @@ __all__ = ["InternalFormat", "INTERNAL_FORMATS", "PIXEL_TYPES", "PIXEL_FORMATS",
            "ES_ONLY", "ATTACHABLE_UNRENDERED", "component_bits", "compressed_targets", "reported_internal_format",
            "COMPRESSED", "CompressedFormat", "compressed_formats", "DECODED_FAMILIES",
            "UNSIZED_ES2_COMBINATIONS", "bytes_per_pixel", "lookup", "pixel_type_matches", "VIEW_CLASSES",
-           "view_compatible"]
+           "view_compatible", "signed_components"]
 
 
 @dataclass(frozen=True)
@@ -532,17 +532,33 @@ def lookup(internalformat: int) -> InternalFormat | None:
             or LEGACY.get(internalformat) or UNSIZED_SNORM.get(internalformat) or UNSIZED_STENCIL.get(internalformat))
 
 
+def _components(pipe_name: str) -> dict:
+    """R, G, B, A, Z and S -> the layout channel of format ``pipe_name`` that
+    holds it (L stands for R, G and B; I for all four; padding and the shared
+    exponent for none); absent components are left out."""
+    out = {}
+    spread = {"L": "RGB", "I": "RGBA"}
+    for channel in layout.get_format(pipe_name).channels:
+        for name in spread.get(channel.name, channel.name):
+            if name in "RGBAZS":
+                out[name] = channel
+    return out
+
+
 def component_bits(info: InternalFormat) -> tuple[int, int, int, int, int, int]:
     """(R, G, B, A, depth, stencil) bits the image of an internal format stores,
-    read from its layout format's channels (L counts for R, G and B; I for all
-    four; padding and the shared exponent for none)."""
-    bits = dict.fromkeys("RGBAZS", 0)
-    spread = {"L": "RGB", "I": "RGBA"}
-    for channel in layout.get_format(info.pipe.value).channels:
-        for name in spread.get(channel.name, channel.name):
-            if name in bits:
-                bits[name] = channel.bits
-    return (bits["R"], bits["G"], bits["B"], bits["A"], bits["Z"], bits["S"])
+    read from its layout format's channels (``_components``)."""
+    channels = _components(info.pipe.value)
+    return tuple(channels[n].bits if n in channels else 0 for n in "RGBAZS")
+
+
+def signed_components(pipe_name: str) -> tuple[bool, bool, bool, bool]:
+    """Which of R, G, B, A an image of format ``pipe_name`` stores as signed values
+    (EXT_packed_float's RGBA_SIGNED_COMPONENTS_EXT): snorm, signed integer and
+    16/32-bit float channels; a component the image lacks is not signed (the
+    extension's issue 17), nor are the unsigned packed floats."""
+    channels = _components(pipe_name)
+    return tuple(n in channels and channels[n].signed for n in "RGBA")
 
 
 def luminance_intensity_bits(info: InternalFormat) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
-from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, LEGACY, LEGACY_BASES, lookup
+from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, LEGACY, LEGACY_BASES, lookup, signed_components
 from driver.gl.objects import LAYER_TARGETS, Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES, texture_resource
 
@@ -555,6 +555,17 @@ class FramebufferMixin:
             if info is not None and "SRGB" in lookup(info[2]).pipe.name:
                 return True
         return False
+
+    def _draw_fb_signed_components(self) -> tuple[bool, bool, bool, bool]:
+        """RGBA_SIGNED_COMPONENTS_EXT (EXT_packed_float): which components of the
+        draw framebuffer's first draw buffer hold signed values (as Mesa, only
+        draw buffer 0 is looked at; none when it is NONE or has no image)."""
+        fb = self.draw_framebuffer
+        if fb is None:
+            return signed_components(self.window.color.format.name)
+        a = fb.attachments.get(fb.draw_buffers[0]) if fb.draw_buffers else None
+        info = a.image_info() if a is not None else None
+        return signed_components(lookup(info[2]).pipe.value) if info else (False,) * 4
 
     # -- the pipe framebuffer state -----------------------------------------------------
     def _surface(self, a: Attachment) -> Surface | None:

@@ -24,6 +24,8 @@ NORMALIZED_PNAMES = frozenset({E.GL_COLOR_CLEAR_VALUE, E.GL_BLEND_COLOR, E.GL_DE
 
 # ARB_texture_buffer_object's glGet names (the _ARB enums have no core spelling)
 _TEXTURE_BUFFER_DATA_STORE_BINDING, _TEXTURE_BUFFER_FORMAT = 0x8C2D, 0x8C2E
+# EXT_packed_float's query of the draw framebuffer (no core spelling either)
+_RGBA_SIGNED_COMPONENTS_EXT = 0x8C3C
 
 
 _READ_FRAMEBUFFER = object()       # _implementation_read's default: the bound read framebuffer
@@ -243,6 +245,8 @@ class GetMixin:
         if api.has_extension("GL_EXT_texture_integer"):
             from driver.gl.features.texture_integer import GL_RGBA_INTEGER_MODE_EXT, rgba_integer_mode
             t[GL_RGBA_INTEGER_MODE_EXT] = rgba_integer_mode
+        if not api.es and api.has_extension("GL_EXT_packed_float"):
+            t[_RGBA_SIGNED_COMPONENTS_EXT] = lambda c: c._draw_fb_signed_components()
         if api.has_extension("GL_KHR_robustness"):      # GL 4.6 section 2.3.3
             t[E.GL_RESET_NOTIFICATION_STRATEGY] = lambda c: c._reset_notification_strategy()
             from driver.gl.features.robustness import GL_CONTEXT_ROBUST_ACCESS
