@@ -910,7 +910,9 @@ class TextureMixin:
         check(encoded or (info is not None and not base.compressed and not info.integer
                           and (not info.is_depth_or_stencil or depth_only)), E.GL_INVALID_OPERATION,
               "format cannot be mipmapped")
-        top = int(math.log2(max(base.width, base.height,
+        # a 1D array's height counts its layers: they keep their number down the chain
+        rows_are_layers = target == E.GL_TEXTURE_1D_ARRAY
+        top = int(math.log2(max(base.width, 1 if rows_are_layers else base.height,
                                 base.depth if target == E.GL_TEXTURE_3D else 1)))
         last = min(tex.base_level + top, tex.max_level)
         if tex.immutable:
@@ -921,10 +923,10 @@ class TextureMixin:
                 s = lv - tex.base_level
                 d = max(1, base.depth >> s) if target == E.GL_TEXTURE_3D else base.depth
                 tex.set_image(face, lv, TexImage(max(1, base.width >> s),
-                                                        max(1, base.height >> s), d,
-                                                        base.internal_format, compressed=base.compressed))
+                                                 base.height if rows_are_layers else max(1, base.height >> s),
+                                                 d, base.internal_format, compressed=base.compressed))
         res = texture_resource(self, tex)
-        layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else
+        layers = (6 if target == E.GL_TEXTURE_CUBE_MAP else base.height if rows_are_layers else
                   (1 if target == E.GL_TEXTURE_3D else base.depth))
         level0, layer0, view_format = view_offsets(tex)     # a texture view: its part of the storage
         first, final, top_layer = level0 + tex.base_level, level0 + last, layer0 + layers - 1

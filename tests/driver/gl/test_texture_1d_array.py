@@ -96,3 +96,32 @@ def test_get_tex_image_of_a_1d_array_returns_every_layer():
     got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8)
     assert ctx.glGetError() == E.GL_NO_ERROR
     assert (got.reshape(3, 8, 4) == data).all()
+
+
+def test_generate_mipmap_keeps_the_layers_and_filters_each():
+    """glGenerateMipmap halves a 1D array's width only (levels 8, 4, 2, 1 wide, each
+    3 layers high, nothing past log2(width)) and filters every layer (a level-1
+    texel is the mean of its two level-0 texels, by hand); the chain is complete:
+    a shader sampling with the default mipmapped filter reads level 1 (piglit
+    fbo-generatemipmap-array drew black: layers halved, the texture incomplete)."""
+    ctx = glhelp.context(4, 1, api="gl33")
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_1D_ARRAY, tex)
+    rows = np.array([[0, 100, 20, 40, 200, 200, 8, 8],
+                     [10, 30, 50, 70, 90, 110, 130, 150],
+                     [255, 255, 0, 0, 64, 0, 16, 48]], np.uint8)
+    ctx.glTexImage2D(E.GL_TEXTURE_1D_ARRAY, 0, E.GL_R8, 8, 3, 0, E.GL_RED, E.GL_UNSIGNED_BYTE, rows)
+    ctx.glGenerateMipmap(E.GL_TEXTURE_1D_ARRAY)
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    for level, width in enumerate((8, 4, 2, 1)):
+        assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_1D_ARRAY, level, E.GL_TEXTURE_WIDTH) == [width]
+        assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_1D_ARRAY, level, E.GL_TEXTURE_HEIGHT) == [3]
+    assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_1D_ARRAY, 4, E.GL_TEXTURE_WIDTH) == [0]
+    want = np.array([[50, 30, 200, 8], [20, 60, 100, 140], [255, 0, 32, 32]])
+    got = np.frombuffer(ctx.glGetTexImage(E.GL_TEXTURE_1D_ARRAY, 1, E.GL_RED, E.GL_UNSIGNED_BYTE), np.uint8)
+    assert np.abs(got.reshape(3, 4).astype(int) - want).max() <= 1
+    fs = ("#version 330\nuniform sampler1DArray t; out ivec4 o;\n"
+          "void main() { float s = (gl_FragCoord.x) / 4.0;\n"
+          "  o = ivec4(round(textureLod(t, vec2(s, 2.0), 1.0) * 255.0)); }\n")
+    got = _draw(ctx, fs, 4)
+    assert np.abs(got[:, 0] - want[2]).max() <= 1
