@@ -68,8 +68,9 @@ _RESERVED.update({f"{p}image{d}": (130, 0) for p in ("", "i", "u") for d in (
     "1D", "2D", "3D", "Cube", "1DArray", "2DArray", "Buffer")})
 _RESERVED.update({w: (130, 0) for w in ("image1DShadow", "image2DShadow", "image1DArrayShadow",
                                         "image2DArrayShadow", "samplerBuffer")})
-# Reserved in GLSL 1.30 only: a layout qualifier identifier from 1.40 on.
-_RESERVED_130_ONLY = frozenset({"row_major"})
+# Reserved in GLSL 1.30 only (a layout qualifier identifier from 1.40 on), unless one of
+# the extensions that brings it is enabled (Mesa: row_major with ARB_uniform_buffer_object).
+_RESERVED_130_ONLY = {"row_major": ("GL_ARB_uniform_buffer_object",)}
 
 # Keywords that an enabled extension brings to earlier versions.
 _EXTENSION_KEYWORDS = {
@@ -179,7 +180,8 @@ def _word(s: str, loc: SourceLoc, version: GLSLVersion, type_names, log: InfoLog
     until = _RESERVED_UNTIL.get(s)
     if until and (version.at_least(until[0], until[1]) or any(e in extensions for e in until[2])):
         res = None
-    if res and version.at_least(*res) or s in _RESERVED_130_ONLY and not version.es and version.number == 130:
+    if res and version.at_least(*res) or (s in _RESERVED_130_ONLY and not version.es and version.number == 130
+                                          and not any(e in extensions for e in _RESERVED_130_ONLY[s])):
         log.error(loc, f"illegal use of reserved word `{s}'")
         return Token("ident", s, loc)
     if "__" in s and not s.startswith("gl_"):

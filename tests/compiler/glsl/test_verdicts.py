@@ -99,6 +99,17 @@ CASES = [
     ("130", "vertex", "vec2 packed;\nvoid main() { gl_Position = vec4(packed, 0.0, 1.0); }",
      "illegal use of reserved word `packed'"),
     ("300 es", "vertex", "in vec4 buffer;\nvoid main() { gl_Position = buffer; }", None),
+    # `row_major' likewise: reserved in 1.30 unless ARB_uniform_buffer_object is enabled (Mesa)
+    ("130", "vertex", "#extension GL_ARB_uniform_buffer_object : require\n"
+     "layout(std140, row_major) uniform B { mat2 m; };\nvoid main() { gl_Position = vec4(m[0], 0.0, 1.0); }",
+     None),
+    ("130", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
+     "#extension GL_ARB_uniform_buffer_object : require\n"
+     "layout(std140, row_major) buffer B { mat2 m; };\nvoid main() { gl_Position = vec4(m[0], 0.0, 1.0); }",
+     None),
+    ("130", "vertex", "#extension GL_ARB_shader_storage_buffer_object : require\n"
+     "layout(std140, row_major) buffer B { mat2 m; };\nvoid main() { gl_Position = vec4(m[0], 0.0, 1.0); }",
+     "illegal use of reserved word `row_major'"),
     # a parameter whose type contains an opaque type is an input only
     ("110", "fragment", "struct S { float x; sampler2D t; };\nvoid f(inout S p) {}\n"
      "void main() { gl_FragColor = vec4(1.0); }", "opaque parameters cannot be `inout'"),
