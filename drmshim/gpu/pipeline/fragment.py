@@ -24,12 +24,15 @@ from typing import NamedTuple
 import numpy as np
 
 from uapi import packets as P
-from uapi.isa.semantics import format_bytes
+from uapi.isa import Reg
+from uapi.isa.semantics import FORMAT_ELEMENT_B, INTEGER_FORMATS, PACKED_FORMATS, format_bytes
 
 from .. import raster as R
 from ..usc import ExecContext
+from ..usc.mem import ByteMemory, comps_to_values, load_values, store_values
 from .native import hsr_quads, lane_array, quads_single_sample, records_at as native_records_at, shade_bins
 from .ppp import DrawGeometry
+from .repeat import observed
 from .scratch import run_program
 from .usc_words import read_pipeline
 
@@ -62,6 +65,18 @@ class DrawState:
     occlusion: object = None
     passed: int = 0                     # samples that passed depth/stencil (occlusion)
     shaded: int = 0                     # fragment shader invocations (lanes, helpers excluded)
+    # the facts this state was made of, shared by every draw made of the same inputs
+    # (``draw_state``): one object while they are, so facts derived from them are
+    # kept by its identity; None for a state not made by ``draw_state``
+    template: "DrawState | None" = field(default=None, compare=False, repr=False)
+
+    def for_draw(self, geom: DrawGeometry) -> "DrawState":
+        """A copy of this state for draw ``geom`` (a shallow copy, as ``replace``
+        makes, without running the constructor: a frame takes one per draw)."""
+        st = object.__new__(DrawState)
+        st.__dict__.update(self.__dict__)
+        st.geom = geom
+        return st
 
 
 CONTROL_FLOW = {"if_icmp", "if_fcmp", "else_icmp", "else_fcmp", "while_icmp", "while_fcmp", "pop_exec",
@@ -118,11 +133,13 @@ def draw_state(executor, command, geom: DrawGeometry) -> DrawState:
         caches, was, was_pipe, was_prog = known[0]
         if caches is executor.caches and was_pipe is pipe and was_prog is prog \
                 and all(a is b for a, b in zip(was, records)):
-            return replace(known[1], geom=geom)
+            return known[1].for_draw(geom)
     st = _draw_state(executor, command, geom, pipe, prog, record_B)
+    st.template = template = st.for_draw(None)
+    template.template = template
     if len(_STATES) >= _STATES_MAX:
         _STATES.clear()
-    _STATES[key] = ((executor.caches, records, pipe, prog), replace(st, geom=None))
+    _STATES[key] = ((executor.caches, records, pipe, prog), template)
     return st
 
 
@@ -203,12 +220,21 @@ def uniform_record(core, pipe, record_B: int, cache: dict):
     no memory access), the tile-record bytes it writes: (written bool[record_B],
     value uint8[record_B]) found by running two lanes once (records of 0x00 and
     0xFF). None for any other program. Running it per lane would write the same
-    bytes into every record, so the caller broadcasts them."""
+    bytes into every record, so the caller broadcasts them. A program of register
+    moves and tile stores only (``_straight_plan``: a clear's background, a constant
+    or uniform colour) is followed without the core (``_straight_record``: a new
+    uniform value costs its stores' conversions, not a run), unless a debug word
+    observes the work (``repeat.OBSERVING``: the core runs it as before)."""
     prog = core.load(pipe.code_va)
 
     def make():
         if any(ins.op.name in LANE_VARYING for _, ins in prog.instructions):
             return None
+        plan = _cached(cache, prog, ("straight",), lambda: _straight_plan(prog)) \
+            if STRAIGHT_RECORDS and record_B > 0 and not observed() else None
+        straight = _straight_record(plan, pipe.uniforms, record_B) if plan is not None else None
+        if straight is not None:
+            return straight
         # one run of two lanes (every lane computes the same thing), each on its own
         # record: one of 0x00 bytes, one of 0xFF
         recs = np.empty((2, record_B), np.uint8)
@@ -217,6 +243,112 @@ def uniform_record(core, pipe, record_B: int, cache: dict):
                                            **pipe.context_fields()))
         return recs[0] == recs[1], recs[0].copy()
     return _cached(cache, prog, ("uniform", pipe.uniforms.tobytes(), record_B), make)
+
+
+#: Find the record of a straight program of moves and tile stores without the
+#: shader core (``_straight_record``); tests switch it off to compare with the run.
+STRAIGHT_RECORDS = True
+_STRAIGHT_OPS = frozenset({"mov", "mov_imm", "st_tile", "wait", "stop"})
+
+
+def _straight_plan(prog):
+    """The tile stores of a program made only of register moves (``mov``/``mov_imm``
+    of 16- or 32-bit registers) and tile stores, ended by ``stop`` (a clear's
+    background, a constant or uniform colour's fragment program): (format, offset,
+    component count, register size, components the mask keeps, and per component
+    its 16-bit halves, each a constant or a uniform half), found by following the
+    moves once, as the core's registers hold them (a narrower source zero-extended,
+    a wider one truncated). None for any other program, or one that reads a register
+    before writing it."""
+    regs: dict[int, tuple] = {}         # register half -> ("c", value) or ("u", uniform half)
+
+    def halves(r):
+        return (r.half,) if r.size == 16 else (r.half // 2 * 2, r.half // 2 * 2 + 1)
+
+    def source(r):
+        """The halves of 16- or 32-bit operand ``r``, low first (None: not followed)."""
+        if not isinstance(r, Reg) or r.count != 1 or r.size not in (16, 32):
+            return None
+        if r.file == "u":
+            return tuple(("u", h) for h in halves(r))
+        got = tuple(regs.get(h) for h in halves(r))
+        return None if None in got else got
+
+    stores = []
+    for _, ins in prog.instructions:
+        name = ins.op.name
+        if name not in _STRAIGHT_OPS:
+            return None
+        if name == "stop":
+            return tuple(stores)
+        if name == "wait":
+            continue
+        if name == "st_tile":
+            data = ins["data"]
+            if data.file != "r" or data.size not in (16, 32):
+                return None
+            step = data.size // 16
+            comps = tuple(source(Reg("r", data.half + c * step, data.size)) for c in range(data.count))
+            if None in comps:
+                return None
+            mask = ins["mask"]
+            stores.append((ins["fmt"], ins["offset"], data.count, data.size,
+                           [c for c in range(data.count) if not mask >> c & 1], comps))
+            continue
+        dst = ins["dst"]
+        if dst.file != "r" or dst.count != 1 or dst.size not in (16, 32):
+            return None
+        if name == "mov_imm":
+            value = ins["imm"] & ((1 << dst.size) - 1)
+            src = (("c", value & 0xFFFF), ("c", value >> 16))
+        else:
+            src = source(ins["a"])
+            if src is None:
+                return None
+            src = src + (("c", 0),)                      # (zero-extended)
+        for h, part in zip(halves(dst), src):
+            regs[h] = part
+    return None
+
+
+def _straight_record(plan, uniforms: np.ndarray, record_B: int):
+    """``uniform_record``'s answer for a program of ``_straight_plan``, for one set of
+    uniform values, without the shader core: each store's components (16-bit halves
+    from the uniforms or constants) through the tile unit's own conversions
+    (``comps_to_values``, ``load_values`` for the components its mask keeps,
+    ``store_values``) into the two records of 0x00 and 0xFF bytes. None when a store
+    reaches past the record or a uniform half past the file (the core then runs and
+    reports it): a new clear colour or uniform value costs this, not a run."""
+    with np.errstate(all="ignore"):         # (as the core runs: NaN, infinities, overflowing casts)
+        return _straight_stores(plan, np.ascontiguousarray(uniforms).view(np.uint16), record_B)
+
+
+def _straight_stores(plan, uni: np.ndarray, record_B: int):
+    recs = np.empty((2, record_B), np.uint8)
+    recs[0], recs[1] = 0x00, 0xFF
+    mem = ByteMemory(recs)
+    for fmt, offset, k, size, keep_old, comps in plan:
+        size_B = FORMAT_ELEMENT_B[fmt] * (1 if fmt in PACKED_FORMATS else k)
+        if offset < 0 or offset + size_B > record_B:
+            return None
+        raw = []
+        for parts in comps:
+            value = 0
+            for j, (kind, v) in enumerate(parts):
+                if kind == "u":
+                    if v >= uni.size:
+                        return None
+                    v = int(uni[v])
+                value |= v << (16 * j)
+            raw.append(value)
+        column = np.array([raw, raw], np.uint16 if size == 16 else np.uint32)
+        vals = comps_to_values(list(column.T), size, fmt not in INTEGER_FORMATS)
+        addr = np.array([offset, record_B + offset], np.int64)
+        if keep_old:
+            old = load_values(mem, addr, fmt, k)
+            vals[:, keep_old] = old[:, keep_old]
+        store_values(mem, addr, fmt, vals, k)
+    return recs[0] == recs[1], recs[0].copy()
 
 
 def broadcast_record(tile_buffer: np.ndarray, rows: np.ndarray | None, written: np.ndarray,
@@ -558,18 +690,44 @@ def uniform_cover(tvb, rows, frame, states, all_tiles: bool, region=None) -> Cov
     st = states[int(draw_ids[0])]
     if not (st.hsr_ok and st.ds.trivial and st.uniform is not None and not st.quads and st.sample_mask & 1):
         return None
-    if not np.array_equal(st.geom.rect, (0, 0, frame.W, frame.H)):
+    if tuple(st.geom.rect) != (0, 0, frame.W, frame.H):
         return None
     rect = (0, 0, frame.W, frame.H) if region is None else tuple(int(v) for v in region)
     covered, fragments = region_coverage(tvb.setup, rect, rows)
     return Cover(st, covered, (rect[3] - rect[1], rect[2] - rect[0]), fragments)
 
 
+#: The setup fields single-sampled coverage is made of (``region_coverage``).
+_COVERAGE_FIELDS = ("x_fx", "y_fx", "edge_a", "edge_b", "edge_c", "edge_bias")
+_COVERAGE: dict = {}
+
+
 def region_coverage(setup, rect, rows) -> tuple[np.ndarray | None, int]:
     """(covered bool image of ``rect``, or None when every pixel of it is covered;
     fragments) of single-sampled setup ``rows``: a few big triangles (a full-screen
     quad) from ``R.covered_rows``' intervals without a per-pixel image, others
-    from ``R.covered_pixels``."""
+    from ``R.covered_pixels``.
+
+    Rows that are read-only arrays (a vertex half taken again, ``repeat.py``: the
+    TVB's rows are never written after the vertex half made them) give the answer
+    they gave before while they are the same objects; other rows are looked at
+    afresh (``covered_rows`` remembers a few rows by their bytes)."""
+    rect = tuple(int(v) for v in rect)
+    fixed = rows is not None and not rows.flags.writeable and \
+        not any(getattr(setup, f).flags.writeable for f in _COVERAGE_FIELDS)
+    if fixed:
+        known = _COVERAGE.get((id(setup), id(rows), rect))
+        if known is not None and known[0] is setup and known[1] is rows:
+            return known[2]
+    answer = _region_coverage(setup, rect, rows)
+    if fixed and answer[0] is None:         # (an image is not kept: memory)
+        if len(_COVERAGE) >= 8:
+            _COVERAGE.clear()
+        _COVERAGE[(id(setup), id(rows), rect)] = (setup, rows, answer)
+    return answer
+
+
+def _region_coverage(setup, rect, rows) -> tuple[np.ndarray | None, int]:
     w, h = rect[2] - rect[0], rect[3] - rect[1]
     got = R.covered_rows(setup, rect, rows=rows)
     if got is not None:

@@ -85,8 +85,8 @@ from ...firmware.watchdog import check_budget
 from ...memory import GPUFault
 from .. import raster as R
 from ..usc import ExecContext
-from .fragment import (Background, broadcast_record, centre_runs, draw_state, overwrites_every_record, shade_pass,
-                       uniform_cover, uniform_record)
+from .fragment import (Background, broadcast_record, centre_runs, draw_state, overwrites_every_record, region_coverage,
+                       shade_pass, uniform_cover, uniform_record)
 from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
 from .fragment import _analysis as program_analysis, _writes_whole_record as writes_whole_record
 from . import repeat
@@ -782,7 +782,13 @@ def _uniform_draw_pass(core, command, tvb, rows, region, all_tiles: bool, frame,
     tile memory is that record everywhere, so it is never materialised and each
     target is stored as a uniform store (``store_render_target(uniform=)``). The
     counters are those ``shade_pass`` gives. Returns the lanes shaded, or None
-    (nothing done) when the group is not of this kind."""
+    (nothing done) when the group is not of this kind.
+
+    A group like an earlier one (``_DRAW_FILLS``: the same draw-state facts, the
+    same background and end-of-tile pipelines and background program, the same
+    decoded PBE targets, a whole coverage of the region) takes that group's
+    decision; its coverage is found again (``region_coverage``). Not under the debug
+    words that observe the GPU's work (``repeat.OBSERVING``)."""
     S = tvb.samples
     if not (UNIFORM_PASSES and eot and len(px)) or S != 1:
         return None
@@ -792,26 +798,88 @@ def _uniform_draw_pass(core, command, tvb, rows, region, all_tiles: bool, frame,
     runs = list(itertools.islice(centre_runs(tvb, steps[0], states, S), 2))
     if len(runs) != 1 or runs[0][1]:
         return None
-    cover = uniform_cover(tvb, runs[0][0], frame, states, all_tiles, region)
-    if not overwrites_every_record(cover, len(px)) or not _tile_only(core, command, bg, caches):
-        return None
     memory = command.memory
-    eot_pipe = read_pipeline(memory, eot, "PDM", command.cmd.sampler_heap)
-    if eot_pipe.code_va or not eot_pipe.pbe:
-        return None
-    st, fragments = cover.state, cover.fragments
-    value = st.uniform[1]
-    try:
-        if not all(fill_possible(memory, desc, offset_B, value, px, py, S, key) for offset_B, desc in eot_pipe.pbe):
+    plan_key = (key, region, all_tiles, tvb.hsr, bg, eot, command.cmd.sampler_heap, id(caches))
+    remembering = key is not None and not repeat.observed()
+    known = _DRAW_FILLS.get(plan_key) if remembering and len(states) == 1 else None
+    plan = _known_fill(core, command, tvb, runs[0][0], region, states, bg, eot, caches, known) \
+        if known is not None else None
+    if plan is None:
+        cover = uniform_cover(tvb, runs[0][0], frame, states, all_tiles, region)
+        if not overwrites_every_record(cover, len(px)) or not _tile_only(core, command, bg, caches):
             return None
+        eot_pipe = read_pipeline(memory, eot, "PDM", command.cmd.sampler_heap)
+        if eot_pipe.code_va or not eot_pipe.pbe:
+            return None
+        st, fragments = cover.state, cover.fragments
+        value = st.uniform[1]
+        try:
+            if not all(fill_possible(memory, desc, offset_B, value, px, py, S, key)
+                       for offset_B, desc in eot_pipe.pbe):
+                return None
+            stores = [(offset_B, desc, pbe_target(memory, desc)) for offset_B, desc in eot_pipe.pbe]
+        except GPUFault as fault:
+            info = fault.info
+            raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
+        if remembering and st.template is not None:
+            bg_pipe = read_pipeline(memory, bg, "PDM", command.cmd.sampler_heap) if bg else None
+            bg_prog = core.load(bg_pipe.code_va) if bg_pipe is not None and bg_pipe.code_va else None
+            if len(_DRAW_FILLS) >= 16:
+                _DRAW_FILLS.clear()
+            _DRAW_FILLS[plan_key] = ((st.template, caches, bg_pipe, bg_prog, eot_pipe), tuple(st.geom.rect),
+                                     value, tuple(stores))
+    else:
+        st, fragments, value, stores = plan
+    try:
         st.passed += fragments
         st.shaded += len(px)
-        for offset_B, desc in eot_pipe.pbe:
-            store_render_target(memory, desc, offset_B, None, px, py, S, pixels_key=key, uniform=value)
+        for offset_B, desc, target in stores:
+            store_render_target(memory, desc, offset_B, None, px, py, S, pixels_key=key, uniform=value,
+                                target=target)
     except GPUFault as fault:
         info = fault.info
         raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
     return len(px)
+
+
+def _known_fill(core, command, tvb, rows, region, states, bg: int, eot: int, caches, known):
+    """(state, fragments, value, stores) of ``_uniform_draw_pass`` for a group like
+    the one ``known`` was decided for: the pass's one draw has the same state facts
+    (``DrawState.template``) and rectangle, its rows cover every pixel of the region
+    (found now: ``region_coverage``), the background and end-of-tile pipelines and
+    the background's program are the objects they were (read again: each is a new
+    object when its bytes change) and so are the decoded PBE targets. Else None (the
+    caller decides afresh). Reads the memory in the order the full decision does."""
+    (template, was_caches, bg_pipe, bg_prog, eot_pipe), rect, value, stores = known
+    st = next(iter(states.values()))
+    if st.template is not template or was_caches is not caches or tuple(st.geom.rect) != rect:
+        return None
+    region_rect = (0, 0, tvb.width_px, tvb.height_px) if region is None else tuple(int(v) for v in region)
+    covered, fragments = region_coverage(tvb.setup, region_rect, rows)
+    if covered is not None:
+        return None
+    memory = command.memory
+    heap = command.cmd.sampler_heap
+    pipe = read_pipeline(memory, bg, "PDM", heap) if bg else None
+    if pipe is not bg_pipe or (pipe is not None and pipe.code_va and core.load(pipe.code_va) is not bg_prog):
+        return None
+    if read_pipeline(memory, eot, "PDM", heap) is not eot_pipe:
+        return None
+    try:
+        if any(pbe_target(memory, desc) is not target for _, desc, target in stores):
+            return None
+    except GPUFault as fault:
+        info = fault.info
+        raise GPUFault(type(info)(info.address, "PBE", info.is_read)) from None
+    return st, fragments, value, stores
+
+
+#: ``_uniform_draw_pass``' decisions: by (pixel set, region, whether it is every
+#: tile, HSR, the background and end-of-tile addresses, the sampler heap, the
+#: caches), the objects they were made of (compared by identity), the draw's
+#: rectangle, the record value and the stores (tile offset, descriptor address,
+#: decoded target).
+_DRAW_FILLS: dict = {}
 
 
 def _write_occlusion(command, states: dict) -> None:

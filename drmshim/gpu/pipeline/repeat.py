@@ -36,7 +36,7 @@ import numpy as np
 from ...firmware import debug_enabled
 
 __all__ = ["Recorder", "active", "recall", "record_now", "remember", "COMMANDS", "DRAWS", "MAX_BYTES",
-           "MAX_SPANS", "QUIET_AFTER", "RECORD_EVERY", "STEP_ASIDE"]
+           "MAX_SPANS", "OBSERVING", "QUIET_AFTER", "RECORD_EVERY", "STEP_ASIDE", "observed"]
 
 #: How many recorded vertex halves are kept (0: none is remembered).
 COMMANDS = 8
@@ -56,7 +56,8 @@ RECORD_EVERY = 8
 #: taken again): ``norepeat`` itself, and those that ask to see or check the GPU's
 #: work (the interpreter as the specification, the scoreboard, the ioctl and
 #: firmware traces).
-STEP_ASIDE = ("norepeat", "interp", "scoreboard", "trace", "fw")
+OBSERVING = ("interp", "scoreboard", "trace", "fw")
+STEP_ASIDE = ("norepeat",) + OBSERVING
 
 _LOCK = threading.Lock()
 _KEPT: dict = {}        # key -> (spans, result)
@@ -66,6 +67,12 @@ _STREAK = [0, 0]        # halves in a row not taken again; commands seen while b
 def active() -> bool:
     """Whether vertex halves are remembered and taken again now."""
     return COMMANDS > 0 and not any(debug_enabled(w) for w in STEP_ASIDE)
+
+
+def observed() -> bool:
+    """Whether a ``SHIMGL_DEBUG`` word asks to see or check the GPU's work
+    (``OBSERVING``): memos of a pass's decisions step aside then too."""
+    return any(debug_enabled(w) for w in OBSERVING)
 
 
 class Recorder:

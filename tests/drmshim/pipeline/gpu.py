@@ -166,6 +166,7 @@ class Scene:
         self.eot = space.usc(pbe=[(0, self.target.pbe)])
         self.partial_bg = space.usc(LOAD_BG, textures=self.target.desc)
         self.vs_cache: dict = {}
+        self.vertex_buffers: list[int] = []      # each draw's vertex data, in draw order
 
     def viewport(self) -> dict:
         return dict(translate_x=self.W / 2, scale_x=self.W / 2, translate_y=self.H / 2, scale_y=self.H / 2,
@@ -178,6 +179,7 @@ class Scene:
         sp = self.space
         v = np.ascontiguousarray(vertices, np.float32)
         vbuf = sp.put(v)
+        self.vertex_buffers.append(vbuf)
         key = varyings
         if key not in self.vs_cache:
             self.vs_cache[key] = sp.program(vertex_shader(varyings))
