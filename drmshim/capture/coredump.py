@@ -6,7 +6,10 @@ dump file (the capture format, header ``kind: "coredump"``) to ``SHIMGL_DUMP_DIR
 faulted command (address, unit, read/write, command index and name, queue, soft
 or not), the submit record with the command buffer, the VM's mappings, the memory
 the commands reference and the pages around each fault address; the path is
-logged on stderr. (2) Estimate where in the command stream the GPU stopped.
+logged on stderr. The folder is shared by every process: after each dump the
+oldest ``shimgl-fault-*.dump`` files are removed while the dumps there exceed
+``SHIMGL_DUMP_DIR_MAX_MB`` (default 128; the new dump is always kept, other files
+never touched). (2) Estimate where in the command stream the GPU stopped.
 
 The estimate, in the spirit of Freedreno's "ESTIMATED CRASH LOCATION": if the
 faulting address lies in a stream itself, the block there; otherwise the block
@@ -30,9 +33,11 @@ from .memimage import PAGE_SIZE_B
 from .snapshot import ObjectCache, config_json, take_snapshot, write_submit
 from .streams import Block
 
-__all__ = ["dump_dir", "CoreDumper", "estimate_location", "Estimate", "MAX_DUMPS", "WINDOW_B"]
+__all__ = ["dump_dir", "dump_dir_max_B", "prune_dumps", "CoreDumper", "estimate_location", "Estimate", "MAX_DUMPS",
+           "WINDOW_B"]
 
 MAX_DUMPS = 32         # per kernel; later faults are only logged
+_DEFAULT_DIR_MAX_MB = 128   # the dump folder's cap (all processes' dumps together)
 _dump_numbers = itertools.count(1)  # process-wide: dump names never collide between kernels
 WINDOW_B = PAGE_SIZE_B  # memory saved on each side of a fault address
 
@@ -42,6 +47,49 @@ def dump_dir() -> str:
         return os.environ["SHIMGL_DUMP_DIR"]
     import tempfile         # not at import: tempfile brings shutil, random, bz2, lzma into every start
     return os.path.join(tempfile.gettempdir(), "shimgl-dumps")
+
+
+def dump_dir_max_B() -> int:
+    """The dump folder's cap in bytes: ``SHIMGL_DUMP_DIR_MAX_MB`` (a number; default 128)."""
+    try:
+        return int(float(os.environ.get("SHIMGL_DUMP_DIR_MAX_MB", _DEFAULT_DIR_MAX_MB)) * (1 << 20))
+    except ValueError:
+        return _DEFAULT_DIR_MAX_MB << 20
+
+
+def prune_dumps(directory: str, max_B: int, keep: str | None = None) -> list[str]:
+    """Remove the oldest core dumps (``shimgl-fault-*.dump``, by modification time) of
+    ``directory`` while they hold more than ``max_B`` bytes together; ``keep`` (the
+    dump just written) is never removed, nor any other file. Returns the removed
+    paths. Races with other processes pruning the same folder are harmless (a file
+    already gone is skipped)."""
+    dumps = []
+    try:
+        with os.scandir(directory) as it:
+            for e in it:
+                if e.name.startswith("shimgl-fault-") and e.name.endswith(".dump") and \
+                        e.is_file(follow_symlinks=False):
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue
+                    dumps.append((st.st_mtime_ns, e.name, st.st_size, e.path))
+    except OSError:
+        return []
+    total = sum(size for _, _, size, _ in dumps)
+    removed = []
+    for _, _, size, path in sorted(dumps):
+        if total <= max_B:
+            break
+        if keep is not None and os.path.abspath(path) == os.path.abspath(keep):
+            continue
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        total -= size
+        removed.append(path)
+    return removed
 
 
 class CoreDumper:
@@ -82,6 +130,10 @@ class CoreDumper:
         self.paths.append(path)
         print(f"shimgl: {what}; core dump written to {path} (decode: shimgl crashdec {path})",
               file=sys.stderr, flush=True)
+        removed = prune_dumps(directory, dump_dir_max_B(), keep=path)
+        if removed:
+            print(f"shimgl: removed the {len(removed)} oldest core dumps of {directory} "
+                  f"(SHIMGL_DUMP_DIR_MAX_MB {dump_dir_max_B() >> 20})", file=sys.stderr, flush=True)
         return path
 
     def _write(self, path, file, queue, faulted, copied, seq) -> None:

@@ -172,3 +172,50 @@ def test_crashdec_with_the_gpu_model_finds_the_launch_that_stored_out_of_bounds(
     location = text.split("ESTIMATED CRASH LOCATION:")[1].splitlines()[0]
     assert location.strip() == f"CDM stream block CDM_LAUNCH at 0x{stream + 40:x}"
     assert "uniform u0_u1 (a pointer?)" in text.split("ESTIMATED CRASH LOCATION:")[1]
+
+
+def test_the_dump_folder_is_capped_oldest_first(tmp_path):
+    """prune_dumps removes the oldest dumps (by modification time) until the rest fit
+    the cap, never the one just written nor a file that is not a dump."""
+    import os
+
+    from drmshim.capture.coredump import prune_dumps
+    paths = []
+    for k in range(5):                                   # 5 dumps of 100 B, k = age order
+        p = tmp_path / f"shimgl-fault-{900 + k}-0001.dump"
+        p.write_bytes(bytes(100))
+        os.utime(p, ns=(k * 10**9, k * 10**9))
+        paths.append(p)
+    other = tmp_path / "notes.txt"
+    other.write_bytes(bytes(1000))
+    os.utime(other, ns=(0, 0))
+    os.utime(paths[2], ns=(-1, -1))                      # the oldest, but the one just written
+    removed = prune_dumps(str(tmp_path), 250, keep=str(paths[2]))
+    assert sorted(removed) == sorted(str(p) for p in (paths[0], paths[1], paths[3]))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([paths[2].name, paths[4].name, "notes.txt"])
+    assert prune_dumps(str(tmp_path), 250) == []         # under the cap: nothing more
+    assert prune_dumps(str(tmp_path / "missing"), 0) == []
+
+
+def test_a_fault_prunes_the_dump_folder_to_its_cap(toy, tmp_path, monkeypatch, capfd):
+    """The kernel applies the cap after writing a dump: old dumps beyond
+    SHIMGL_DUMP_DIR_MAX_MB are removed, the new one stays."""
+    import os
+    kernel, d, vm, queue, handle, cpu = toy
+    folder = tmp_path / "dumps"
+    folder.mkdir(exist_ok=True)
+    old = []
+    for k in range(3):
+        p = folder / f"shimgl-fault-1-{k:04d}.dump"
+        p.write_bytes(bytes(400_000))
+        os.utime(p, ns=(k * 10**9, k * 10**9))
+        old.append(p)
+    monkeypatch.setenv("SHIMGL_DUMP_DIR_MAX_MB", "1")           # 1 MiB: room for two old dumps + the new
+    _faulting_scene(cpu, index_va=UNMAPPED + 0x40)
+    submit_and_wait(d, queue, scene.render_cmd())
+    left = sorted(p.name for p in folder.glob("*.dump"))
+    new = [n for n in left if n not in {p.name for p in old}]
+    assert len(new) == 1
+    assert old[0].name not in left                      # the oldest went
+    assert sum(p.stat().st_size for p in folder.glob("*.dump")) <= 1 << 20
+    assert "oldest core dumps" in capfd.readouterr().err
