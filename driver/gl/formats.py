@@ -363,6 +363,11 @@ LEGACY = {f.enum: f for f in [
     _f(3, E.GL_RGB, F.R8G8B8X8_UNORM, "unorm"),
     _f(4, E.GL_RGBA, F.R8G8B8A8_UNORM, "unorm"),
 ]}
+#: The legacy formats the compatibility profile renders to (renderbuffers, multisample
+#: textures; Mesa's _mesa_base_fbo_format): the unsized bases and LEGACY's colour-renderable rows.
+COMPAT_RENDERABLE_LEGACY = LEGACY_BASES | frozenset(f for f, info in LEGACY.items() if info.color_renderable)
+#: LEGACY's unsized formats (the bases and the component counts): never glTexStorage's.
+LEGACY_UNSIZED = LEGACY_BASES | frozenset({1, 2, 3, 4})
 
 
 #: The compatibility profile's buffer-texture formats beyond GL 4.6 table 8.18

@@ -11,7 +11,7 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import allocating, check, check_enum
 from driver.gl.features.gles_ext import es2_renderbuffer_formats, es_color_renderable, es_has, view_offsets
-from driver.gl.formats import ATTACHABLE_UNRENDERED, INTERNAL_FORMATS, LEGACY, LEGACY_BASES, lookup, signed_components
+from driver.gl.formats import ATTACHABLE_UNRENDERED, COMPAT_RENDERABLE_LEGACY, INTERNAL_FORMATS, lookup, signed_components
 from driver.gl.objects import LAYER_TARGETS, Attachment, Framebuffer, Namespace, Renderbuffer
 from driver.gl.textures import CUBE_FACES, texture_resource
 
@@ -227,7 +227,7 @@ class FramebufferMixin:
                    E.GL_STENCIL_INDEX}
             ok |= ATTACHABLE_UNRENDERED
         if self.api.compat:          # the alpha, luminance and intensity formats render, as in Mesa
-            ok |= LEGACY_BASES | {f for f, info in LEGACY.items() if info.color_renderable}
+            ok |= COMPAT_RENDERABLE_LEGACY
         return ok
 
     def glRenderbufferStorageMultisample(self, target, samples, internalformat, width, height):

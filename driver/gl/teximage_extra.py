@@ -16,8 +16,8 @@ from driver.gallium import (
 from driver.gl import enums as E
 from driver.gl.errors import check, check_enum
 from driver.gl.features.gles_ext import es_has, texture_view_state, view_offsets
-from driver.gl.formats import (ATTACHABLE_UNRENDERED, ES_ONLY, compressed_targets, IMAGE_FORMATS, INTERNAL_FORMATS,
-                               LEGACY_BASES,
+from driver.gl.formats import (ATTACHABLE_UNRENDERED, COMPAT_RENDERABLE_LEGACY, ES_ONLY, compressed_targets,
+                               IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, LEGACY_BASES, LEGACY_UNSIZED,
                                LEGACY_TEXTURE_BUFFER_FORMATS, TEXTURE_BUFFER_FORMATS, UNSIZED,
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
@@ -472,6 +472,9 @@ class TexImageExtraMixin:
             info = UNSIZED.get(internalformat) if internalformat not in ES_ONLY else None
         if info is not None and info.base in LEGACY_BASES and not self.api.compat:
             info = None         # alpha, luminance, intensity: compatibility formats only
+        if info is None and self.api.compat and internalformat in COMPAT_RENDERABLE_LEGACY \
+                and not (immutable and internalformat in LEGACY_UNSIZED):
+            info = LEGACY[internalformat]    # GL_LUMINANCE8, GL_ALPHA16, GL_INTENSITY8 ... (as Mesa)
         attachable = not self.api.es and internalformat in ATTACHABLE_UNRENDERED
         check(info is not None and (info.color_renderable or info.is_depth_or_stencil or attachable),
               E.GL_INVALID_ENUM, "not a renderable format")

@@ -111,3 +111,64 @@ def test_luminance_renders_only_in_the_compatibility_profile():
             ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb)
             ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, tex, 0)
             assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT
+
+
+@pytest.mark.parametrize("storage", [False, True])
+@pytest.mark.parametrize("fmt", [E.GL_LUMINANCE8, E.GL_ALPHA8, E.GL_INTENSITY8, E.GL_LUMINANCE8_ALPHA8,
+                                 E.GL_LUMINANCE16])
+def test_sized_legacy_multisample_textures_render_and_resolve(fmt, storage):
+    """glTexImage2DMultisample and glTexStorage2DMultisample take the sized alpha,
+    luminance, luminance-alpha and intensity formats in the compatibility profile (colour-
+    renderable there, as Mesa's _mesa_base_fbo_format); a 4-sample texture cleared and
+    half drawn resolves (glBlitFramebuffer) to the same values as the single-sample
+    buffers above: L 153 left / 51 right, A 102 / 204 with alpha (alpha-only: L reads 0)."""
+    alpha_only = fmt == E.GL_ALPHA8
+    alpha = fmt in WITH_ALPHA or alpha_only
+    with driver.Context(api="compat", width=W, height=H) as ctx:
+        ms = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, ms)
+        if storage:
+            ctx.glTexStorage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, fmt, W, H, True)
+        else:
+            ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, fmt, W, H, True)
+        expect(ctx, E.GL_NO_ERROR)
+        assert ctx.glGetTexLevelParameteriv(E.GL_TEXTURE_2D_MULTISAMPLE, 0, E.GL_TEXTURE_SAMPLES) == [4]
+        fb_ms, fb = ctx.glGenFramebuffers(2)
+        ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fb_ms)
+        ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D_MULTISAMPLE, ms, 0)
+        assert ctx.glCheckFramebufferStatus(E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
+        ctx.glClearColor(0.2, 0.4, 0.6, 0.8)
+        ctx.glClear(E.GL_COLOR_BUFFER_BIT)
+        ctx.glColor4f(0.6, 0.1, 0.3, 0.4)
+        ctx.glRectf(-1, -1, 0, 1)                       # left half
+        rb = ctx.glGenRenderbuffers(1)[0]
+        ctx.glBindRenderbuffer(E.GL_RENDERBUFFER, rb)
+        ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, fmt, W, H)
+        ctx.glBindFramebuffer(E.GL_DRAW_FRAMEBUFFER, fb)
+        ctx.glFramebufferRenderbuffer(E.GL_DRAW_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+        ctx.glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, E.GL_COLOR_BUFFER_BIT, E.GL_NEAREST)
+        expect(ctx, E.GL_NO_ERROR)
+        ctx.glBindFramebuffer(E.GL_READ_FRAMEBUFFER, fb)
+        px = _rgba(ctx)
+        if alpha_only:
+            assert (px[..., 0] == 0).all()
+        else:
+            assert _near(px[:, :4, 0], 153) and _near(px[:, 4:, 0], 51), px[..., 0]
+        assert _near(px[:, :4, 3], 102 if alpha else 255) and _near(px[:, 4:, 3], 204 if alpha else 255)
+
+
+def test_multisample_legacy_formats_are_compat_and_storage_takes_sized_only():
+    """A core context has no GL_LUMINANCE8 (INVALID_ENUM); glTexStorage2DMultisample
+    takes sized formats only: the unsized GL_INTENSITY is INVALID_ENUM there even in the
+    compatibility profile, while glTexImage2DMultisample takes it."""
+    with driver.Context(api="gl46", width=W, height=H) as core:
+        core.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, core.glGenTextures(1)[0])
+        for call in (core.glTexImage2DMultisample, core.glTexStorage2DMultisample):
+            call(E.GL_TEXTURE_2D_MULTISAMPLE, 4, E.GL_LUMINANCE8, W, H, True)
+            expect(core, E.GL_INVALID_ENUM)
+    with driver.Context(api="compat", width=W, height=H) as ctx:
+        ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, ctx.glGenTextures(1)[0])
+        ctx.glTexStorage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, E.GL_INTENSITY, W, H, True)
+        expect(ctx, E.GL_INVALID_ENUM)
+        ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 4, E.GL_INTENSITY, W, H, True)
+        expect(ctx, E.GL_NO_ERROR)
