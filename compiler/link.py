@@ -1218,26 +1218,36 @@ class BlockMember:
     array_stride_B: int
     matrix_stride_B: int
     row_major: bool = False         # a matrix held as its rows (matrix_stride_B apart)
+    # a storage block's member within a top-level array of aggregates (GL 4.6 section
+    # 7.3.1.1): its elements (0: unsized) and their stride; else 1 and 0
+    top_level_size: int = 1
+    top_level_stride_B: int = 0
 
 
-def block_members(block_type, prefix: str = "", std430: bool = False) -> list[BlockMember]:
+def block_members(block_type, prefix: str = "", std430: bool = False, storage: bool = False) -> list[BlockMember]:
     """A block's active members with their std140 (or std430) offsets, structures
     and arrays of them flattened (GL 4.6 sections 7.3.1.1 and 7.6.2.2); row_major
     matrices (the member's layout, its block's, the default's) as the lowering holds
-    them (compiler.lower.from_ast.field_row_major)."""
+    them (compiler.lower.from_ast.field_row_major). ``storage``: a shader storage
+    block, whose top-level arrays of aggregates (structures, arrays) list their first
+    element only, each member with the array's TOP_LEVEL_ARRAY_SIZE and _STRIDE (section
+    7.3.1.1; measured on llvmpipe: an unsized one is walked too, size 0; a top-level array
+    of a basic type is no such array: size 1, stride 0)."""
     from compiler.lower.from_ast import field_row_major
     out: list[BlockMember] = []
+    top = (1, 0)                # the top-level array (size, stride) of the member walked
 
-    def walk(name, t, base, rm):
+    def walk(name, t, base, rm, elements=None):
         if t.base == "array":
             el = t.element
             stride = _array_stride_B(el, std430, rm)
             if el.base in ("struct", "array"):
-                for i in range(t.length or 0):
+                for i in range(t.length or 0) if elements is None else elements:
                     walk(f"{name}[{i}]", el, base + i * stride, rm)
             else:
                 ms = _align_size(el, std430, rm)[0] if el.columns > 1 else 0
-                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms, rm and el.columns > 1))
+                out.append(BlockMember(f"{name}[0]", el, t.length or 0, base, stride, ms, rm and el.columns > 1,
+                                       *top))
             return
         if t.base == "struct":
             off = base
@@ -1248,7 +1258,7 @@ def block_members(block_type, prefix: str = "", std430: bool = False) -> list[Bl
                 off += s
             return
         ms = _align_size(t, std430, rm)[0] if t.columns > 1 else 0
-        out.append(BlockMember(name, t, 1, base, 0, ms, rm and t.columns > 1))
+        out.append(BlockMember(name, t, 1, base, 0, ms, rm and t.columns > 1, *top))
 
     off = 0
     for f in block_type.fields:
@@ -1256,7 +1266,13 @@ def block_members(block_type, prefix: str = "", std430: bool = False) -> list[Bl
         a, s = _align_size(f.type, std430, rm)
         placed = (f.qualifiers or {}).get("offset_B") if isinstance(f.qualifiers, dict) else None
         off = placed if placed is not None else -(-off // a) * a     # offset/align qualifiers placed it
-        walk(prefix + f.name, f.type, off, rm)
+        t = f.type
+        if storage and t.base == "array" and t.element.base in ("struct", "array"):
+            top = (t.length or 0, _array_stride_B(t.element, std430, rm))
+            walk(prefix + f.name, t, off, rm, elements=(0,))
+            top = (1, 0)
+        else:
+            walk(prefix + f.name, t, off, rm)
         off += s
     return out
 

@@ -232,8 +232,8 @@ class InterfaceQueryMixin:
                         E.GL_TYPE: gl_type_enum(m.type), E.GL_ARRAY_SIZE: m.size,
                         E.GL_OFFSET: m.offset_B, E.GL_BLOCK_INDEX: bi,
                         E.GL_ARRAY_STRIDE: m.array_stride_B, E.GL_MATRIX_STRIDE: m.matrix_stride_B,
-                        E.GL_IS_ROW_MAJOR: int(m.row_major), E.GL_TOP_LEVEL_ARRAY_SIZE: 1,
-                        E.GL_TOP_LEVEL_ARRAY_STRIDE: 0, **refs(b.stages)}))
+                        E.GL_IS_ROW_MAJOR: int(m.row_major), E.GL_TOP_LEVEL_ARRAY_SIZE: m.top_level_size,
+                        E.GL_TOP_LEVEL_ARRAY_STRIDE: m.top_level_stride_B, **refs(b.stages)}))
         elif interface == E.GL_PROGRAM_INPUT:
             first = next((st for st in _GRAPHICS_STAGES if st in stages), None)
             if first is not None and first != "vertex":

@@ -1168,11 +1168,12 @@ class ProgramMixin:
                         # when the block has an instance name
                         prefix = f"{b.block_name}." if b.instance_name else ""
                         # an array's members are active uniforms once, in its first element
-                        prev.active = std140_members(b.type, prefix, std430) if element == 0 else []
+                        prev.active = std140_members(b.type, prefix, std430, kind == "buffer") \
+                            if element == 0 else []
                     elif prev.members != [f.name for f in b.type.fields] or (
                             element == 0 and prev.active != std140_members(
                                 b.type, f"{b.block_name}." if b.instance_name else "",
-                                block_packing(layout) == "std430")):
+                                block_packing(layout) == "std430", kind == "buffer")):
                         # (the members' offsets too: ARB_enhanced_layouts' offset/align)
                         raise LinkError(f"interface block `{b.block_name}' differs between stages")
                     prev.stages.add(stage)

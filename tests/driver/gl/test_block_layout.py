@@ -66,11 +66,19 @@ def ran():
 @pytest.mark.parametrize("block, want", [("B430", STD430), ("B140", STD140)])
 def test_reported_offsets_are_the_hand_computed_ones(ran, block, want):
     ctx, p, _ = ran
-    props = [E.GL_OFFSET, E.GL_ARRAY_STRIDE, E.GL_MATRIX_STRIDE]
+    props = [E.GL_OFFSET, E.GL_ARRAY_STRIDE, E.GL_MATRIX_STRIDE, E.GL_TOP_LEVEL_ARRAY_SIZE,
+             E.GL_TOP_LEVEL_ARRAY_STRIDE]
     for member, expected in want.items():
         v = ctx.glGetProgramResourceIndex(p, E.GL_BUFFER_VARIABLE, f"{block}.{member}")
+        if member.startswith("s[1]"):
+            # GL 4.6 section 7.3.1.1: a top-level array of structures lists its first element only
+            assert v == E.GL_INVALID_INDEX, member
+            continue
         assert v != E.GL_INVALID_INDEX, member
-        assert tuple(ctx.glGetProgramResourceiv(p, E.GL_BUFFER_VARIABLE, v, 3, props, 3)) == expected, member
+        # the top-level array s[2] (S: 16 bytes in both layouts); a member of no top-level
+        # array of aggregates: 1 and 0 (arr[2] of floats is none)
+        top = (2, 16) if member.startswith("s[") else (1, 0)
+        assert tuple(ctx.glGetProgramResourceiv(p, E.GL_BUFFER_VARIABLE, v, 5, props, 5)) == expected + top, member
     i = ctx.glGetProgramResourceIndex(p, E.GL_SHADER_STORAGE_BLOCK, block)
     assert ctx.glGetProgramResourceiv(p, E.GL_SHADER_STORAGE_BLOCK, i, 1, [E.GL_BUFFER_DATA_SIZE], 1) == \
         [SIZES_B[block]]
@@ -91,3 +99,31 @@ def test_the_shader_writes_where_gl_says(ran, block, want):
     for j, column in enumerate(([6.0, 7.0], [8.0, 9.0])):
         at = (m_offset + j * m_stride) // 4
         assert list(words[at:at + 2]) == column
+
+
+def test_top_level_arrays_of_structures_list_their_first_element():
+    """GL 4.6 section 7.3.1.1: a storage block member that is an array of aggregates (a
+    top-level array) has entries for its first element only, each reporting the array's
+    TOP_LEVEL_ARRAY_SIZE (0 when unsized) and TOP_LEVEL_ARRAY_STRIDE; the layouts by hand
+    (T = { mat2 m[3]; float c; }): std140 row_major, a mat2 is two 16-byte rows, m's stride
+    32, c at 96, T 112 bytes; std430 column-major, two 8-byte columns, m's stride 16, c at
+    48, T 56 bytes (rounded to its 8-byte alignment). The same values llvmpipe reports."""
+    ctx = driver.Context(api="gl43", width=4, height=4)
+    p = compute_program(ctx, """#version 430
+layout(local_size_x = 1) in;
+struct T { mat2 m[3]; float c; };
+layout(std140, row_major, binding = 0) buffer R { vec4 v; T t[]; } r;
+layout(std430, binding = 1) buffer C { vec4 v; T t[2]; } c;
+void main() { r.t[0].m[0] = mat2(1.0); r.t[0].c = c.t[1].c; c.v = r.v; }""")
+    props = [E.GL_OFFSET, E.GL_ARRAY_SIZE, E.GL_ARRAY_STRIDE, E.GL_MATRIX_STRIDE, E.GL_IS_ROW_MAJOR,
+             E.GL_TOP_LEVEL_ARRAY_SIZE, E.GL_TOP_LEVEL_ARRAY_STRIDE]
+    want = {"R.v": (0, 1, 0, 0, 0, 1, 0),
+            "R.t[0].m[0]": (16, 3, 32, 16, 1, 0, 112), "R.t[0].c": (112, 1, 0, 0, 0, 0, 112),
+            "C.v": (0, 1, 0, 0, 0, 1, 0),
+            "C.t[0].m[0]": (16, 3, 16, 8, 0, 2, 56), "C.t[0].c": (64, 1, 0, 0, 0, 2, 56)}
+    n = ctx.glGetProgramInterfaceiv(p, E.GL_BUFFER_VARIABLE, E.GL_ACTIVE_RESOURCES)[0]
+    got = {ctx.glGetProgramResourceName(p, E.GL_BUFFER_VARIABLE, i, 64):
+           tuple(ctx.glGetProgramResourceiv(p, E.GL_BUFFER_VARIABLE, i, len(props), props, len(props)))
+           for i in range(n)}
+    assert got == want
+    assert ctx.glGetError() == E.GL_NO_ERROR
