@@ -221,8 +221,8 @@ def uniform_record(core, pipe, record_B: int, cache: dict):
     value uint8[record_B]) found by running two lanes once (records of 0x00 and
     0xFF). None for any other program. Running it per lane would write the same
     bytes into every record, so the caller broadcasts them. A program of register
-    moves and tile stores only (``_straight_plan``: a clear's background, a constant
-    or uniform colour) is followed without the core (``_straight_record``: a new
+    moves and tile stores only (``_straight_plan``: the driver's clear background, a
+    colour moved from uniforms or immediates) is followed without the core (``_straight_record``: a new
     uniform value costs its stores' conversions, not a run), unless a debug word
     observes the work (``repeat.OBSERVING``: the core runs it as before)."""
     prog = core.load(pipe.code_va)
@@ -253,8 +253,8 @@ _STRAIGHT_OPS = frozenset({"mov", "mov_imm", "st_tile", "wait", "stop"})
 
 def _straight_plan(prog):
     """The tile stores of a program made only of register moves (``mov``/``mov_imm``
-    of 16- or 32-bit registers) and tile stores, ended by ``stop`` (a clear's
-    background, a constant or uniform colour's fragment program): (format, offset,
+    of 16- or 32-bit registers) and tile stores, ended by ``stop`` (the driver's clear
+    background, a colour moved from uniforms or immediates): (format, offset,
     component count, register size, components the mask keeps, and per component
     its 16-bit halves, each a constant or a uniform half), found by following the
     moves once, as the core's registers hold them (a narrower source zero-extended,
