@@ -398,6 +398,50 @@ def test_separable_programs_in_a_pipeline(ctx):
     ctx.glBindProgramPipeline(0)
 
 
+def test_an_empty_vertex_stage_is_not_counted_as_written(ctx):
+    """An empty vertex shader before the tessellation stages (the control stage makes the
+    patch's positions): PRIMITIVES_WRITTEN counts the evaluation stage's triangle only
+    (the vertex pass has no outputs to capture, so nothing of it is taken off the count)."""
+    tcs = """#version 400
+layout(vertices = 3) out;
+void main() {
+    gl_out[gl_InvocationID].gl_Position = vec4(float(gl_InvocationID == 1), float(gl_InvocationID == 2), 0.0, 1.0);
+    gl_TessLevelOuter[0] = gl_TessLevelOuter[1] = gl_TessLevelOuter[2] = 1.0;
+    gl_TessLevelInner[0] = 1.0;
+}
+"""
+    tes = """#version 400
+layout(triangles) in;
+void main() { gl_Position = gl_TessCoord.x * gl_in[0].gl_Position + gl_TessCoord.y * gl_in[1].gl_Position
+                            + gl_TessCoord.z * gl_in[2].gl_Position; }
+"""
+    p = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, "#version 400\nvoid main() { }\n"), (E.GL_TESS_CONTROL_SHADER, tcs),
+                      (E.GL_TESS_EVALUATION_SHADER, tes)):
+        ctx.glAttachShader(p, _shader(ctx, kind, src))
+    ctx.glTransformFeedbackVaryings(p, 1, ["gl_Position"], E.GL_INTERLEAVED_ATTRIBS)
+    ctx.glLinkProgram(p)
+    assert ctx.glGetProgramiv(p, E.GL_LINK_STATUS) == [1], ctx.glGetProgramInfoLog(p)
+    ctx.glUseProgram(p)
+    ctx.glBindVertexArray(ctx.glGenVertexArrays(1)[0])
+    buf = ctx.glGenBuffers(1)[0]
+    ctx.glBindBuffer(E.GL_TRANSFORM_FEEDBACK_BUFFER, buf)
+    ctx.glBufferData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 48, None, E.GL_STATIC_READ)
+    ctx.glBindBufferBase(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf)
+    ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+    q = ctx.glGenQueries(1)[0]
+    ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q)
+    ctx.glBeginTransformFeedback(E.GL_TRIANGLES)
+    ctx.glDrawArrays(E.GL_PATCHES, 0, 3)
+    ctx.glEndTransformFeedback()
+    ctx.glEndQuery(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+    ctx.glDisable(E.GL_RASTERIZER_DISCARD)              # (the context is the module's)
+    expect(ctx, E.GL_NO_ERROR)
+    assert ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT) == [1]
+    data = np.frombuffer(ctx.glGetBufferSubData(E.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 48), np.float32).reshape(3, 4)
+    assert {tuple(v) for v in data[:, :2].tolist()} == {(0, 0), (1, 0), (0, 1)}
+
+
 def test_transform_feedback_records_the_generated_primitives(ctx):
     """A triangle patch at level 1 is one triangle, recorded as
     its three evaluated vertices; level 2 gives 6 triangles (ring of 6 edge segments
