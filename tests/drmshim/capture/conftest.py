@@ -27,4 +27,4 @@ def toy(monkeypatch, tmp_path):
 def submit_and_wait(d, queue, cmdbuf: bytes) -> None:
     s = d.syncobj()
     d.submit(queue, cmdbuf, out_syncs=[s])
-    d.wait([s])
+    d.wait([s], timeout_s=120.0)          # a deadline, not a timing: the first job builds code (loaded machine)
