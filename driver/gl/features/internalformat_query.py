@@ -172,11 +172,12 @@ def _transfer_format_type(res: _Resource) -> tuple[int, int]:
     return fmt, E.GL_BYTE if signed else E.GL_UNSIGNED_BYTE
 
 
-def _max_dimensions(ctx, target: int) -> tuple[int, int, int, int, int]:
-    """(MAX_WIDTH, MAX_HEIGHT, MAX_DEPTH, MAX_LAYERS, MAX_COMBINED_DIMENSIONS) of a target."""
+def _max_dimensions(ctx, target: int, samples: int) -> tuple[int, int, int, int, int]:
+    """(MAX_WIDTH, MAX_HEIGHT, MAX_DEPTH, MAX_LAYERS, MAX_COMBINED_DIMENSIONS) of a target;
+    ``samples``: the resource's highest sample count (a factor of a multisample target's
+    combined dimensions)."""
     lim = ctx.limits
     size, layers = lim["GL_MAX_TEXTURE_SIZE"], lim["GL_MAX_ARRAY_TEXTURE_LAYERS"]
-    samples = lim["GL_MAX_SAMPLES"]
     if target == E.GL_TEXTURE_1D:
         return size, 0, 0, 0, size
     if target == E.GL_TEXTURE_1D_ARRAY:
@@ -210,7 +211,11 @@ def _max_dimensions(ctx, target: int) -> tuple[int, int, int, int, int]:
 
 
 def _sample_counts(ctx, res: _Resource) -> list[int]:
-    """SAMPLES: the counts a multisample resource of the format can have, highest first."""
+    """SAMPLES: the counts a multisample resource of the format can have, highest first
+    (a resource the multisample target takes: what glRenderbufferStorageMultisample and
+    glTex*Multisample accept, also for a format attachable but not rendered, RGB9_E5)."""
+    if not (res.supported and res.target in _MULTISAMPLE):
+        return []
     counts = sorted((s for s in ctx.caps.sample_counts if s > 1), reverse=True)
     if res.info is not None and res.info.integer:
         counts = [s for s in counts if s <= ctx.limits["GL_MAX_INTEGER_SAMPLES"]]
@@ -233,7 +238,7 @@ def _answer(ctx, res: _Resource, pname: int) -> list[int]:
     if pname == E.GL_INTERNALFORMAT_SUPPORTED:
         return [int(ok)]
     if pname in (E.GL_SAMPLES, E.GL_NUM_SAMPLE_COUNTS):
-        counts = _sample_counts(ctx, res) if ok and t in _MULTISAMPLE and res.renderable else []
+        counts = _sample_counts(ctx, res)
         return counts if pname == E.GL_SAMPLES else [len(counts)]
     if pname == E.GL_INTERNALFORMAT_PREFERRED:
         return [res.ifmt if ok else E.GL_NONE]
@@ -263,7 +268,7 @@ def _answer(ctx, res: _Resource, pname: int) -> list[int]:
     if pname in dims:
         if not ok or (pname == E.GL_MAX_LAYERS and not _feature(ctx, "GL_EXT_texture_array")):
             return [0]
-        return [_max_dimensions(ctx, t)[dims.index(pname)]]
+        return [_max_dimensions(ctx, t, max(_sample_counts(ctx, res), default=1))[dims.index(pname)]]
     if pname == E.GL_COLOR_COMPONENTS:
         return [int(ok and res.color)]
     if pname == E.GL_DEPTH_COMPONENTS:

@@ -251,3 +251,32 @@ def test_gles_keeps_the_first_query_only():
     expect(es, E.GL_INVALID_ENUM)
     es.glGetInternalformativ(E.GL_RENDERBUFFER, E.GL_RGBA8, E.GL_INTERNALFORMAT_SUPPORTED, 1)
     expect(es, E.GL_INVALID_ENUM)
+
+
+def test_a_multisample_resource_of_an_attachable_unrendered_format_has_sample_counts(ctx):
+    # RGB9_E5 is attachable in desktop GL (never rendered): glTexStorage2DMultisample and
+    # glRenderbufferStorageMultisample make it with MAX_SAMPLES samples, so SAMPLES lists the
+    # same counts as RGBA8's, and a multisample target's combined dimensions are width x height
+    # (x layers) x its highest count - the figures llvmpipe answers (16384^2 x 4 = 2^30 for
+    # 2D_MULTISAMPLE, x 2048 layers = 2^41 for the array) with its own limits.
+    max_samples = ctx.glGetIntegerv(E.GL_MAX_SAMPLES)[0]
+    size = ctx.glGetIntegerv(E.GL_MAX_TEXTURE_SIZE)[0]
+    layers = ctx.glGetIntegerv(E.GL_MAX_ARRAY_TEXTURE_LAYERS)[0]
+    for t in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_RENDERBUFFER):
+        counts = q(ctx, t, E.GL_RGB9_E5, E.GL_SAMPLES)
+        assert counts == q(ctx, t, E.GL_RGBA8, E.GL_SAMPLES) and counts[0] == max_samples, hex(t)
+        assert q(ctx, t, E.GL_RGB9_E5, E.GL_NUM_SAMPLE_COUNTS) == [len(counts)]
+    (tex,) = ctx.glGenTextures(1)
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, tex)
+    ctx.glTexStorage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, max_samples, E.GL_RGB9_E5, 4, 4, True)
+    expect(ctx, E.GL_NO_ERROR)
+    comb = E.GL_MAX_COMBINED_DIMENSIONS
+    for fmt in (E.GL_RGB9_E5, E.GL_RGBA8, E.GL_DEPTH24_STENCIL8):
+        assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE, fmt, comb, wide=True) == [size * size * max_samples]
+        assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, fmt, comb, wide=True) == [
+            size * size * layers * max_samples]
+        assert q(ctx, E.GL_RENDERBUFFER, fmt, comb, wide=True) == [
+            ctx.glGetIntegerv(E.GL_MAX_RENDERBUFFER_SIZE)[0] ** 2]       # no samples factor
+    # a format a multisample target does not take: no counts, and 0 dimensions
+    assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, E.GL_SAMPLES) == []
+    assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, comb, wide=True) == [0]
