@@ -993,6 +993,21 @@ OVERRIDES.update({name: _compressed_upload(name) for name in (
     "glCompressedTexImage1D", "glCompressedTexImage2D", "glCompressedTexImage3D",
     "glCompressedTexSubImage1D", "glCompressedTexSubImage2D", "glCompressedTexSubImage3D")})
 OVERRIDES["glGetCompressedTexImage"] = glGetCompressedTexImage
+
+
+def glGetCompressedTextureImage(ctx, texture, level, bufSize, pixels):
+    """As glGetCompressedTextureSubImage: at offset ``pixels`` of the pixel pack buffer,
+    or the client's memory in place."""
+    if ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is not None:
+        ctx.glGetCompressedTextureImage(texture, level, bufSize, handle(pixels))
+        return
+    if pixels == NULL:
+        return
+    ctx.glGetCompressedTextureImage(texture, level, bufSize,
+                                    dest=lambda n: ffi.buffer(ffi.cast("char *", pixels), n))
+
+
+OVERRIDES["glGetCompressedTextureImage"] = glGetCompressedTextureImage
 OVERRIDES["glGetCompressedTextureSubImage"] = glGetCompressedTextureSubImage
 OVERRIDES.update(_alias_overrides())
 

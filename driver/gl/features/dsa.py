@@ -278,10 +278,33 @@ _forwarders((
         ("glTextureSubImage2D", "glTexSubImage2D", 2),
         ("glCompressedTextureSubImage1D", "glCompressedTexSubImage1D", 1),
         ("glCompressedTextureSubImage2D", "glCompressedTexSubImage2D", 2),
-        ("glCompressedTextureSubImage3D", "glCompressedTexSubImage3D", 3),
         ("glCopyTextureSubImage1D", "glCopyTexSubImage1D", 1),
         ("glCopyTextureSubImage2D", "glCopyTexSubImage2D", 2)),
     _sub_image, "on the named texture's target")
+
+
+@entry_point
+def glCompressedTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
+                                  format, imageSize, data):
+    """Of a cube map the z range names faces (GL 4.6 section 8.6), as glTextureSubImage3D:
+    one 2D update per face, each from its own imageSize / depth bytes of the blocks."""
+    _dsa(ctx)
+    tex = _sub_image_texture(ctx, texture, 3)
+    with _texture_bound(ctx, tex) as target:
+        if target != E.GL_TEXTURE_CUBE_MAP:
+            return call(ctx, "glCompressedTexSubImage3D", target, level, xoffset, yoffset, zoffset, width,
+                        height, depth, format, imageSize, data)
+        check(zoffset >= 0 and depth >= 0 and zoffset + depth <= 6, E.GL_INVALID_VALUE, "faces outside 0..5")
+        check(depth > 0 and imageSize % depth == 0, E.GL_INVALID_VALUE, "imageSize is not depth whole faces")
+        face_B = imageSize // depth
+        for i in range(depth):
+            if data is None or isinstance(data, int):      # none, or an offset into the PIXEL_UNPACK buffer
+                face = data if data is None else data + i * face_B
+            else:
+                from driver.gl.pointers import as_bytes
+                face = as_bytes(data)[i * face_B:(i + 1) * face_B]
+            call(ctx, "glCompressedTexSubImage2D", E.GL_TEXTURE_CUBE_MAP_POSITIVE_X + zoffset + i, level,
+                 xoffset, yoffset, width, height, format, face_B, face)
 
 
 @entry_point
@@ -366,11 +389,19 @@ def glGetTextureImage(ctx, texture, level, format, type, bufSize, pixels=None):
 
 
 @entry_point
-def glGetCompressedTextureImage(ctx, texture, level, bufSize):
+def glGetCompressedTextureImage(ctx, texture, level, bufSize, pixels=None, dest=None):
+    """The whole level's blocks (GL 4.6 section 8.11.4): glGetCompressedTextureSubImage's
+    box of the level, so a cube map gives its six faces as layers (glGetCompressedTexImage
+    takes one face), and the blocks go where it puts them: the pixel pack buffer at offset
+    ``pixels``, ``dest(n)`` (the C ABI's client memory) or returned."""
     _dsa(ctx)
     tex = _texture(ctx, texture)
-    with _texture_bound(ctx, tex) as target:
-        return _with_buf_size(call(ctx, "glGetCompressedTexImage", target, level), bufSize)
+    check(level >= 0, E.GL_INVALID_VALUE, "negative level")
+    img = tex.image(0, level)
+    check(img is not None and img.compressed, E.GL_INVALID_OPERATION, "not a compressed image")
+    layers = 6 if tex.target == E.GL_TEXTURE_CUBE_MAP else img.depth
+    return call(ctx, "glGetCompressedTextureSubImage", texture, level, 0, 0, 0, img.width, img.height, layers,
+                bufSize, pixels, dest)
 
 
 @entry_point

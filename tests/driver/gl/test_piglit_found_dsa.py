@@ -133,3 +133,33 @@ def test_the_errors_dsa_names():
         assert g.glCheckNamedFramebufferStatus(0, E.GL_FRAMEBUFFER) == E.GL_FRAMEBUFFER_COMPLETE
         g.glGetTextureLevelParameteriv(999, 0, E.GL_TEXTURE_WIDTH)
         assert g.glGetError() == E.GL_INVALID_OPERATION
+
+
+def test_compressed_cube_map_faces_round_trip_by_name():
+    """glCompressedTextureSubImage3D of a cube map updates faces zoffset.. (GL 4.6 section
+    8.6), each from its own imageSize / depth bytes; glGetCompressedTextureImage returns
+    the six faces as layers, to client memory or at an offset of the pixel pack buffer
+    (piglit's arb_direct_state_access-getcompressedtextureimage). RGTC1 blocks are stored
+    as given: 4x4 texels, 8 bytes a block, so a 8x8 face is 32 bytes."""
+    c = driver.Context(api="gl46", width=4, height=4)
+    fmt = E.GL_COMPRESSED_RED_RGTC1
+    t = c.glCreateTextures(E.GL_TEXTURE_CUBE_MAP, 1)[0]
+    c.glTextureStorage2D(t, 1, fmt, 8, 8)
+    blocks = bytes(range(6 * 32))
+    c.glCompressedTextureSubImage3D(t, 0, 0, 0, 0, 8, 8, 6, fmt, len(blocks), blocks)
+    assert c.glGetError() == E.GL_NO_ERROR
+    assert bytes(c.glGetCompressedTextureImage(t, 0, len(blocks))) == blocks
+    c.glCompressedTextureSubImage3D(t, 0, 0, 0, 4, 8, 8, 1, fmt, 32, bytes([255]) * 32)   # face -Z alone
+    assert c.glGetError() == E.GL_NO_ERROR
+    want = blocks[:4 * 32] + bytes([255]) * 32 + blocks[5 * 32:]
+    pbo = c.glCreateBuffers(1)[0]
+    c.glNamedBufferData(pbo, 16 + len(blocks), bytes(16 + len(blocks)), E.GL_STREAM_READ)
+    c.glBindBuffer(E.GL_PIXEL_PACK_BUFFER, pbo)
+    assert c.glGetCompressedTextureImage(t, 0, len(blocks), 16) is None
+    assert c.glGetError() == E.GL_NO_ERROR
+    assert bytes(c.glGetNamedBufferSubData(pbo, 0, 16 + len(blocks))) == bytes(16) + want
+    c.glBindBuffer(E.GL_PIXEL_PACK_BUFFER, 0)
+    c.glGetCompressedTextureImage(t, 0, len(blocks) - 1)           # bufSize too small
+    assert c.glGetError() == E.GL_INVALID_OPERATION
+    c.glCompressedTextureSubImage3D(t, 0, 0, 0, 5, 8, 8, 2, fmt, 64, bytes(64))     # faces 5 and 6
+    assert c.glGetError() == E.GL_INVALID_VALUE
