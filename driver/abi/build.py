@@ -190,6 +190,15 @@ GLX_DISPATCHED = {"glXSwapIntervalEXT": "drawable", "glXSwapIntervalMESA": "curr
 # Implemented in C (never call Python): the lookups must work before Python starts.
 C_ONLY = {"eglGetProcAddress", "OSMesaGetProcAddress"}
 
+# Commands the library answers without Python while the calling thread's current
+# context's answer words (shimgl_set_answers; driver.gl.context.ANSWER_WORDS) allow it:
+# command -> the C condition (`a`: the words) under which the call returns at once.
+FAST_ANSWERS = {
+    "glGetError": "!SHIMGL_A(0) && !SHIMGL_A(1)",   # no error pending, no checked dispatch (glBegin)
+    "glFinish": "!SHIMGL_A(1) && SHIMGL_A(2)",      # nothing recorded or submitted since a glFinish
+    "glFlush": "!SHIMGL_A(1) && SHIMGL_A(2)",
+}
+
 # Types that are opaque handles: Python sees an int.
 HANDLE_TYPES = {"GLXContext", "GLXFBConfig", "GLsync", "EGLDisplay", "EGLConfig", "EGLContext", "EGLSurface", "EGLSync",
                 "EGLSyncKHR", "EGLImage", "EGLImageKHR", "OSMesaContext", "EGLClientBuffer",
@@ -234,6 +243,7 @@ void shimgl_set_ready(void);
 int shimgl_lazy_binding(void);
 const char *shimgl_so_path(void);
 void shimgl_set_failed(void);
+void shimgl_set_answers(void *words);
 void *shimgl_get_proc_address(const char *name);
 int shimgl_command_count(void);
 extern "Python" void shimgl_py_init(void);
@@ -271,6 +281,18 @@ int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
 /* Tells the Python side (driver/abi/runtime.py) that commands are bound on
    their first call, through shimgl_py_bind, rather than all at start. */
 int shimgl_lazy_binding(void) { return 1; }
+
+/* The calling thread's current GL context's answer words (driver.gl.context's
+   `answers`: [0] the pending GL error, [1] non-zero while only Python may answer,
+   [2] 1 while a glFinish has nothing to wait for), or NULL: the commands of
+   FAST_ANSWERS (build.py) then return at once when the words allow it, without
+   entering Python. The Python side sets them at every make-current of the thread
+   (NULL under SHIMGL_DEBUG=calls, which traces every call) and keeps them exact;
+   they live in the context object, which stays alive while it is current. */
+static __thread const int *shimgl_answers;
+void shimgl_set_answers(void *words) { shimgl_answers = (const int *)words; }
+#define SHIMGL_A(i) __atomic_load_n(&a[i], __ATOMIC_ACQUIRE)
+#define SHIMGL_ANSWER(cond, ret) do { const int *a = shimgl_answers; if (a && (cond)) { ret; } } while (0)
 
 /* 1 when command `index` has an implementation: on its first call the Python
    side looks it up and attaches it (shimgl_py_bind sets the state). */
@@ -566,6 +588,9 @@ def make_source(cmds, site_dirs: list[str]) -> str:
         elif c.family == "egl":
             fail = "shimgl_c_egl_error = 0x3001 /* EGL_NOT_INITIALIZED */; " + fail
         enter = f"SHIMGL_ENTER_OR({fail});"
+        if c.name in FAST_ANSWERS:
+            done = "return" if c.ret == "void" else f"return ({c.ret})0"
+            enter += f" SHIMGL_ANSWER({FAST_ANSWERS[c.name]}, {done});"
         export = "static" if c.family == "glx" else "SHIMGL_EXPORT"
         if c.ret == "void":
             body = f"{enter} if (shimgl_bound({i})) {{ {call}; return; }} shimgl_py_missing({i});"

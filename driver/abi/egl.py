@@ -302,13 +302,15 @@ class Context:
             self.gl.glViewport(0, 0, draw.width, draw.height)
             self.gl.glScissor(0, 0, draw.width, draw.height)
 
-    def after_flush(self):
+    def after_flush(self) -> bool:
         """A single-buffered drawable (an X11 pixmap) receives the rendering
-        at glFlush/glFinish (runtime calls this after them)."""
+        at glFlush/glFinish (runtime calls this after them). Whether it did."""
         d = self.draw
         if d is not None and d.window is not None \
                 and d.attrs.get(EGL_RENDER_BUFFER) == EGL_SINGLE_BUFFER:
             present(self, d)
+            return True
+        return False
 
     def free(self):
         """Release the GL context's objects, then the pipe context and its queue (the

@@ -191,10 +191,12 @@ class Context(egl.Context):
         CONTEXTS.pop(self.handle, None)      # also when released after glXDestroyContext
         super().free()
 
-    def after_flush(self):
+    def after_flush(self) -> bool:
         d = self.draw
         if d is not None and d.window is not None and (not d.config.double or d.attrs.get("glx_pixmap")):
             egl.present(self, d)
+            return True
+        return False
 
 
 def _display(dpy) -> Display:

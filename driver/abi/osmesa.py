@@ -108,10 +108,10 @@ class OSContext:
             self.gl.glViewport(0, 0, width, height)
             self.gl.glScissor(0, 0, width, height)
 
-    def after_flush(self):
-        """Copy the window's colour buffer into the caller's buffer."""
+    def after_flush(self) -> bool:
+        """Copy the window's colour buffer into the caller's buffer. Whether it did."""
         if self.buffer == NULL or not self.width:
-            return
+            return False
         from driver.gallium import Box, PipeMap
         self.gl.glFinish()
         res = self.gl.window.color
@@ -133,6 +133,7 @@ class OSContext:
         out[:, :self.width] = rgba
         if self.depth_copy is not None:
             self.read_depth()
+        return True
 
     def read_depth(self):
         """Refresh self.depth_copy from the window's depth buffer (Z24S8)."""

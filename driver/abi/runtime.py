@@ -32,6 +32,7 @@ from __future__ import annotations
 import sys
 import threading
 
+from driver.abi import state
 from driver.abi.state import LOCK, _debug, _report, _trace, current, set_current
 
 __all__ = ["current", "install", "set_current"]
@@ -100,6 +101,16 @@ def _after_flush():
         hook()
 
 
+def _after_finish():
+    """glFinish: the drawable's after_flush; when that had nothing to do, the
+    library answers the next glFinish and glFlush itself while the context's pipe
+    records nothing (driver.gl.context ANSWER_WORDS' IDLE)."""
+    owner = current.owner
+    hook = getattr(owner, "after_flush", None)
+    if hook is None or not hook():
+        current.gl.note_finished()
+
+
 def _after_viewport():
     """glViewport re-reads the size of the current window (egl.follow_window)."""
     from driver.abi import egl
@@ -120,7 +131,7 @@ def _implementation(name, names_module, GLContext):
         if impl is None:
             return None
         zero = {"p": ffi.NULL, "v": None}.get(names_module.RETURNS[name], 0)
-        after = {"glFinish": _after_flush, "glFlush": _after_flush,
+        after = {"glFinish": _after_finish, "glFlush": _after_flush,
                  "glViewport": _after_viewport}.get(name)
         return _gl_entry(name, impl, zero, after, es_ok=name not in names_module.DESKTOP_ONLY,
                          desktop_ok=name not in names_module.ES_ONLY)
@@ -188,6 +199,10 @@ def _install(the_ffi, lib) -> None:
     names = _commands.NAMES
     assert len(names) == lib.shimgl_command_count(), "generated tables out of step with the library"
     lazy = hasattr(lib, "shimgl_lazy_binding")
+    if hasattr(lib, "shimgl_set_answers") and not _trace:     # (a library built before has none)
+        def tell_answers(gl):
+            lib.shimgl_set_answers(the_ffi.from_buffer(gl.answers) if gl is not None else the_ffi.NULL)
+        state.answers_hook = tell_answers
 
     @the_ffi.def_extern(name="shimgl_py_init")
     def _init():

@@ -30,8 +30,17 @@ _trace = "calls" in _debug_flags     # SHIMGL_DEBUG=calls: every GL call and its
 _reported: set[str] = set()
 
 
+#: runtime's: tells the library the answer words of the thread's new current context
+#: (driver.gl.context ANSWER_WORDS; build.py FAST_ANSWERS), or None (no library, or tracing)
+answers_hook = None
+
+
 def set_current(owner, gl) -> None:
     current.owner, current.gl = owner, gl
+    if gl is not None:
+        gl.forget_idle()        # another drawable may want its glFinish (after_flush)
+    if answers_hook is not None:
+        answers_hook(gl)
 
 
 def _report(name: str, err: BaseException) -> None:

@@ -257,6 +257,8 @@ class AgxQuery(PipeQuery):
 
 
 class AgxContext(PipeContext):
+    reports_work = True
+
     def __init__(self, screen: AgxScreen):
         self.screen = screen
         self.device = screen.device
@@ -514,6 +516,8 @@ class AgxContext(PipeContext):
             if self.occlusion_bo is not None:
                 batch.occlusion_va = self.occlusion_bo.va
         self.batches[fb] = batch
+        if self.idle_flag is not None:
+            self.idle_flag[0] = 0       # work recorded (PipeContext.reports_work)
         return batch
 
     def render_batch(self) -> Batch:
@@ -535,6 +539,8 @@ class AgxContext(PipeContext):
         batch.use(resource, write=True)
 
     def _submit(self, batch: Batch) -> None:
+        if self.idle_flag is not None:
+            self.idle_flag[0] = 0       # work submitted (PipeContext.reports_work)
         dev = self.device
         batch.submitted = True
         for r in batch.reads:

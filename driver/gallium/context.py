@@ -75,6 +75,12 @@ class PipeContext(abc.ABC):
     #: the compiler's IR, or None (the pipe then blits without it): set by the layer
     #: above, which owns GLSL (the GL front end's driver.gl.blit_programs.programs)
     blit_programs = None
+    #: True for a context that writes 0 into ``idle_flag[0]`` whenever it opens a batch or
+    #: submits work (the layer above then knows, without asking, that a finish after a
+    #: finish has nothing to wait for: driver.gl.context ANSWER_WORDS' IDLE)
+    reports_work: bool = False
+    #: a writable one-int buffer given by the layer above when ``reports_work``, or None
+    idle_flag = None
 
     # -- constant state objects ------------------------------------------------
     @abc.abstractmethod

@@ -10,6 +10,8 @@ returns None, changing no state."""
 
 from __future__ import annotations
 
+from array import array
+
 from driver.gallium import (
     PIPE_TIMEOUT_INFINITE, BlitImage, BlitInfo, Box, CsoContext, PipeBind, PipeContext, PipeFlush, PipeFormat,
     PipeMask, PipeTextureTarget, ResourceTemplate, UploadManager,
@@ -24,7 +26,18 @@ from driver.gl.objects import Buffer, Namespace, ShareGroup, TransformFeedback, 
 from driver.gl.pipestate import DerivedStates
 from driver.gl.state import GLState
 
-__all__ = ["ContextBase", "DefaultFramebuffer"]
+__all__ = ["ANSWER_WORDS", "ContextBase", "DefaultFramebuffer"]
+
+#: ``ContextBase.answers``: int words a caller outside Python may answer from (the C
+#: ABI's glGetError, glFinish and glFlush: driver/abi/build.py FAST_ANSWERS), kept exact
+#: here: ERROR the pending GL error (GL_NO_ERROR: none; the one place it is kept);
+#: CHECKED non-zero while the checked dispatch is in effect (between glBegin and glEnd,
+#: while a display list is compiled: glGetError and glFinish are errors or special
+#: there); IDLE 1 from a glFinish that left nothing to do (``note_finished``) until the
+#: pipe records or submits work again (``PipeContext.idle_flag``), the context is lost
+#: or made current elsewhere (``forget_idle``)
+ANSWER_WORDS = {"ERROR": 0, "CHECKED": 1, "IDLE": 2}
+_ERROR, _CHECKED, _IDLE = ANSWER_WORDS["ERROR"], ANSWER_WORDS["CHECKED"], ANSWER_WORDS["IDLE"]
 
 
 class DefaultFramebuffer:
@@ -94,7 +107,9 @@ class ContextBase:
         self.uploader = UploadManager(self.screen, pipe)
         self.limits = compute_limits(self.api, self.caps)
         self.extensions = extensions_for(self.api)
-        self._error = E.GL_NO_ERROR
+        self.answers = array("i", [0] * len(ANSWER_WORDS))      # see ANSWER_WORDS
+        if pipe.reports_work:
+            pipe.idle_flag = memoryview(self.answers)[_IDLE:_IDLE + 1]
         self.error_log: list[str] = []
         # exceptions an entry point turned into GL errors as a last resort (driver bugs;
         # driver.gl.errors): "Kind: message", the newest 1000
@@ -149,8 +164,9 @@ class ContextBase:
             # KHR_no_error: what would be an error is undefined behaviour; shimgl still
             # refuses the call (nothing changes) but GetError reports no error
             return
-        if self._error == E.GL_NO_ERROR:
-            self._error = err.code
+        answers = self.answers
+        if answers[_ERROR] == E.GL_NO_ERROR:
+            answers[_ERROR] = err.code
         # GL 4.6 section 20.2: every GL error is also a debug message of the API
         send = getattr(self, "_debug_message", None)
         if send is not None and E.GL_DEBUG_OUTPUT in self.state.enabled:
@@ -163,8 +179,27 @@ class ContextBase:
             # is INVALID_OPERATION and returns 0 (the recorded error stays for after End)
             self.record_error(GLError(E.GL_INVALID_OPERATION, "glGetError between glBegin and glEnd"))
             return E.GL_NO_ERROR
-        err, self._error = self._error, E.GL_NO_ERROR
+        answers = self.answers
+        err, answers[_ERROR] = answers[_ERROR], E.GL_NO_ERROR
         return err
+
+    def note_checked_dispatch(self, on: bool) -> None:
+        """The checked dispatch is (or is no longer) in effect (ANSWER_WORDS' CHECKED)."""
+        self.answers[_CHECKED] = int(on)
+
+    def note_finished(self) -> None:
+        """A glFinish just returned and nothing else ran since (the window system's
+        own work after it included): until the pipe records or submits work again,
+        another one has nothing to wait for (ANSWER_WORDS' IDLE). Not while the
+        context is lost (every call then records GL_CONTEXT_LOST) or the checked
+        dispatch is in effect, nor for a pipe that does not report its work."""
+        if self.pipe.reports_work and getattr(self, "context_lost", None) is None \
+                and not self.answers[_CHECKED]:
+            self.answers[_IDLE] = 1
+
+    def forget_idle(self) -> None:
+        """Every glFinish goes through the front end again until the next note_finished."""
+        self.answers[_IDLE] = 0
 
     # -- flush / finish (GL 4.6 section 4.1.2) -------------------------------------
     def glFlush(self) -> None:

@@ -186,6 +186,7 @@ def _lose(ctx, status: int) -> None:
         return
     ctx._reset_status = status
     ctx.context_lost = lambda name, args: _lost_call(ctx, name, args)
+    ctx.forget_idle()           # glFinish records GL_CONTEXT_LOST from now on
 
 
 def _lost_call(ctx, name: str, args: tuple):

@@ -400,6 +400,8 @@ class DisplayListMixin:
         """Make the context's class the dispatch table of its API and moment
         (install_dispatch): ES 1.1's; a compatibility context's checked one
         while a list is compiled or between glBegin and glEnd; else the API's."""
+        checked = self._list_compiling is not None or getattr(self, "_im", None) is not None
+        self.note_checked_dispatch(checked)
         base = getattr(type(self), "_dispatch_base", None)
         if base is None:                     # a class without install_dispatch
             return
