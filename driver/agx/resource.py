@@ -28,6 +28,7 @@ from .packed import packed
 #: ``layout``'s tile copies in C (``layout.native``), shared by every resource
 _TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
 _NATIVE_COPY_MIN_PX = 1 << 16
+_FILL_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}    # detile's fill words
 
 __all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "FIXED24_DEPTH", "STENCIL_FORMATS"]
 
@@ -144,6 +145,7 @@ class AgxResource(PipeResource):
         self.write_sync: int | None = None
         self._cpu_writes = 0            # write_region calls (see _solid_look)
         self._solid_seen: dict = {}     # (level, layer) -> (what its bytes depend on, solid_value)
+        self._solid_fills: dict = {}    # a region read as one value -> _remember_fill's record
         self.read_syncs: set[int] = set()
         self.persistent_maps = 0        # live MAP_PERSISTENT transfers of a buffer (never shadowed then)
         self.shadowed_B = 0             # bytes copied by shadowing since the GPU last left it idle
@@ -268,18 +270,63 @@ class AgxResource(PipeResource):
         self._solid_seen[(level, layer)] = (state, value)
         return {"solid": value}
 
+    def _remember_fill(self, pl, level: int, x: int, y: int, z: int, w: int, h: int, value, shape) -> None:
+        """Keep what ``detile`` did for a read of a fast-cleared region into a
+        client's buffer (a fill of one value), with what ``_solid_look`` keys its
+        value by, so the same read again is the fill alone (``_fill_again``)."""
+        word = _FILL_WORDS.get(value.size)
+        if word is None:
+            return
+        if len(self._solid_fills) >= 16:
+            self._solid_fills.clear()
+        self._solid_fills[(level, x, y, z, w, h)] = (
+            (self.bo, pl, self.write_sync, self._cpu_writes), value.view(word)[0], word,
+            shape[0] * shape[1] * shape[2], (1,) + tuple(shape))
+
+    def _fill_again(self, fill, out):
+        """The read ``fill`` remembers, into ``out``, while the bytes it saw cannot have
+        changed (the same BO, colour plane, last GPU writer and CPU writes: as
+        ``_solid_look``) and ``out`` is what ``detile`` takes (a writable C-contiguous
+        buffer of exactly the region's bytes); else None: the caller reads afresh."""
+        (bo, pl, sync, writes), value, word, size_B, shape = fill
+        if bo is not self.bo or pl is not self.planes.get("color") or sync is not self.write_sync \
+                or writes != self._cpu_writes:
+            return None
+        if isinstance(out, np.ndarray):
+            if out.nbytes != size_B or not out.flags.c_contiguous or not out.flags.writeable:
+                return None
+            words = out.reshape(-1).view(np.uint8).view(word)
+        else:
+            try:
+                words = np.frombuffer(out, word)
+            except ValueError:          # not a whole number of words
+                return None
+            if words.nbytes != size_B or not words.flags.writeable:
+                return None
+        words.fill(value)
+        return words.view(np.uint8).reshape(shape)
+
     def read_region(self, level: int, x: int, y: int, z: int, w: int, h: int, d: int,
                     out=None) -> np.ndarray:
         """Texels of a box in the resource's format: uint8 (d, h_el, w_el, bytes).
         ``out``: a writable buffer of exactly the box's bytes to fill instead (one
         layer of a colour image is detiled straight into it); the result views it."""
+        if out is not None and d == 1:
+            fill = self._solid_fills.get((level, x, y, z, w, h))
+            if fill is not None:
+                filled = self._fill_again(fill, out)
+                if filled is not None:
+                    return filled
         mem = self.memory()
         if out is not None:
             if d == 1 and "color" in self.planes:
                 pl = self.planes["color"]
                 image = mem[pl.offset_B:pl.offset_B + pl.lay.size_B]
+                solid = self._solid_look(pl, image, level, z)
                 raw = layout.detile(pl.lay, image, level, z, x, y, w, h, out=out, native=self._copier(w, h),
-                                    **self._solid_look(pl, image, level, z))
+                                    **solid)
+                if solid.get("solid") is not None:
+                    self._remember_fill(pl, level, x, y, z, w, h, solid["solid"], raw.shape)
                 return raw[np.newaxis]
             got = self.read_region(level, x, y, z, w, h, d)
             dst = out if isinstance(out, np.ndarray) else np.frombuffer(out, np.uint8)

@@ -51,6 +51,7 @@ class ReadbackMixin:
     # ((x, y, width, height, format, type, pack state generation), _read_facts(),
     # resource, level, box, bytes)
     _read_plan = None
+    _read_facts_last = None     # _read_facts: (framebuffer object, inputs, facts) of the last one
 
     def _read_surface(self, resolved: bool = False):
         """(resource, level, layer, internal format info) of the read buffer;
@@ -83,9 +84,15 @@ class ReadbackMixin:
             return (status, self._read_buffer_enum(), src, self._read_samples(),
                     self._read_view_format() if src is not None else None)
         inputs = self._framebuffer_inputs(fbo)
-        if inputs is not None:
-            inputs += (getattr(self, "_render_layer", None),)
-        return self._derived(("read facts", id(fbo)), (fbo,), inputs, facts)
+        if inputs is None:
+            return facts()
+        inputs += (getattr(self, "_render_layer", None),)
+        last = self._read_facts_last        # (the last read framebuffer's: a read per frame)
+        if last is not None and last[0] is fbo and last[1] == inputs:
+            return last[2]
+        found = self._derived(("read facts", id(fbo)), (fbo,), inputs, facts)
+        self._read_facts_last = (fbo, inputs, found)
+        return found
 
     def _read_view_format(self):
         """The format a texture view attached as the read buffer is read in (its
@@ -139,7 +146,8 @@ class ReadbackMixin:
             # arguments, the pack state and the read framebuffer's facts): its copy alone
             plan = self._read_plan
             if plan is not None and plan[0] == (x, y, width, height, format, type, self.state.pack.gen) \
-                    and plan[1] is self._read_facts() and self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is None:
+                    and plan[1] is self._read_facts() and self.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER) is None \
+                    and not self.legacy.pixel_transfer:       # (none set: _read_transfer_set)
                 _, _, res, level, box, size_B = plan
                 self.pipe.texture_read(res, level, box, dest(size_B))
                 return None
@@ -190,11 +198,15 @@ class ReadbackMixin:
             return b""
         check(transfer_supported(format, type), E.GL_INVALID_OPERATION, "unsupported conversion")
         view_format = color_view_format if info is not None else None
-        # GL 4.6 section 18.2.8: CLAMP_READ_COLOR clamps colours to [0, 1] - TRUE always, FIXED_ONLY
-        # when the framebuffer's colour buffers are all fixed-point (signed normalized ones lose
-        # their negatives); integer colours never
-        clamp = info is not None and info.kind in ("float", "snorm") and read_clamps(self)
-        if info is not None and not clamp and passthrough_format((view_format or res.format).name, format, type):
+        # GL 4.6 compatibility section 18.2.8: the colours read go through the pixel transfer
+        # operations of section 8.4.4.1 (glPixelTransfer's scale and bias, the colour maps with
+        # MAP_COLOR), then CLAMP_READ_COLOR clamps them to [0, 1] - TRUE always, FIXED_ONLY when the
+        # framebuffer's colour buffers are all fixed-point (signed normalized ones lose their
+        # negatives; unsigned ones need it only after a transfer); integer colours never
+        transfer = info is not None and not info.integer and self._read_transfer_set()
+        clamp = info is not None and (info.kind in ("float", "snorm") or transfer) and read_clamps(self)
+        if info is not None and not clamp and not transfer and \
+                passthrough_format((view_format or res.format).name, format, type):
             # the stored bytes are the client's: no round trip through RGBA
             if dest is not None and pbo is None and tight_pack(self.state.pack, format, type, width, height):
                 size_B = image_size_B(self.state.pack, format, type, width, height, 1)
@@ -217,6 +229,8 @@ class ReadbackMixin:
             out = write_client_bytes(raw[np.newaxis], self.state.pack, format, type)
         else:
             rgba = self._read_rgba(res, level, layer, x, y, width, height, view_format)
+            if transfer:
+                rgba = self._transfer(rgba, fragments=False)
             if clamp:
                 rgba = np.clip(rgba, 0.0, 1.0)
             if format in (E.GL_LUMINANCE, E.GL_LUMINANCE_ALPHA) and rgba.dtype.kind == "f":
@@ -236,6 +250,11 @@ class ReadbackMixin:
             self.pipe.buffer_subdata(pbo.resource, PipeMap.WRITE, pixels, out)
             return None
         return out
+
+    def _read_transfer_set(self) -> bool:
+        """Whether the colour pixel transfer operations change what glReadPixels reads
+        (compatibility contexts: glPixelTransfer's scale and bias, MAP_COLOR)."""
+        return self.api.compat and bool(self.legacy.pixel_transfer) and self._color_transfer_set()
 
     def _depth_stencil_read_transfer(self, rgba, format: int):
         """GL 4.6 compatibility section 18.2.8 (the transfer of section 8.4.4.1 on the way

@@ -174,3 +174,37 @@ def test_color_mask_and_rasterizer_discard_still_apply():
     _clear(ctx, (0.0, 1.0, 0.0, 1.0))
     assert (_pixels(_read_into(ctx, 0, 0, 2, 2), 2, 2) == [0, 255, 0, 255]).all()
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+def test_a_kept_fill_is_read_again_only_while_the_bytes_stand():
+    """A read of a fast-cleared region into client memory keeps its fill
+    (AgxResource._solid_fills): the same read again is the fill alone, until the
+    texture is written by the CPU (glTexSubImage2D) or the GPU (a clear)."""
+    ctx = driver.Context(api="gles3", width=8, height=8)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D, tex)
+    ctx.glTexStorage2D(E.GL_TEXTURE_2D, 1, E.GL_RGBA8, 32, 32)    # compressed (fast clears)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferTexture2D(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_TEXTURE_2D, tex, 0)
+    _clear(ctx, (1.0, 0.0, 0.0, 1.0))
+    assert (_pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32) == [255, 0, 0, 255]).all()
+    res = ctx._read_plan[2]
+    assert res._solid_fills, "the fill is kept"
+    assert (_pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32) == [255, 0, 0, 255]).all()
+    # a CPU write of a corner
+    ctx.glTexSubImage2D(E.GL_TEXTURE_2D, 0, 0, 0, 2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, bytes([0, 255, 0, 255] * 2))
+    got = _pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32)
+    want = np.tile(np.array([255, 0, 0, 255], np.uint8), (32, 32, 1))
+    want[0, :2] = [0, 255, 0, 255]
+    assert (got == want).all()
+    # a GPU write: cleared blue, then read twice
+    _clear(ctx, (0.0, 0.0, 1.0, 1.0))
+    assert (_pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32) == [0, 0, 255, 255]).all()
+    _clear(ctx, (0.0, 1.0, 1.0, 1.0))
+    assert (_pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32) == [0, 255, 255, 255]).all()
+    assert (_pixels(_read_into(ctx, 0, 0, 32, 32), 32, 32) == [0, 255, 255, 255]).all()
+    # a destination of another size is refused as before (the kept fill needs exactly the region)
+    assert ctx.glReadPixels(0, 0, 32, 32, E.GL_RGBA, E.GL_UNSIGNED_BYTE, dest=lambda n: bytearray(n - 4)) is None
+    assert ctx.glGetError() == E.GL_INVALID_OPERATION
+    assert ctx.glGetError() == E.GL_NO_ERROR

@@ -265,6 +265,8 @@ def test_map_color_looks_components_up_after_scale_and_bias():
     ctx.glWindowPos2i(0, 0)
     img = np.array([[[60, 128, 200, 10], [0, 255, 100, 255]]], np.uint8)
     ctx.glDrawPixels(2, 1, E.GL_RGBA, E.GL_UNSIGNED_BYTE, img)
+    ctx.glPixelTransferi(E.GL_MAP_COLOR, 0)      # glReadPixels takes the transfer too (section 18.2.8)
+    ctx.glPixelTransferf(E.GL_RED_SCALE, 1.0)
     got = ctx.read_pixels().astype(int)[0, :2]
     # red 60/255*2 = 0.47 -> index 0 -> 0.25; 0 -> 0.25
     # green 128/255 -> index round(1.004) = 1 -> 0.5; 255 -> index 2 -> 0.0
