@@ -438,6 +438,13 @@ class DisplayListMixin:
         self._dispatch_depth += 1
         try:
             for cmd, args, kwargs in commands:
+                # section 2.6.3 holds for a list's commands too: called between glBegin
+                # and glEnd, one not allowed there is INVALID_OPERATION and runs nothing
+                gl_name = args[1] if cmd == "_call_with_arrays" else cmd
+                if self._im is not None and not allowed_in_begin_end(gl_name):
+                    self.record_error(GLError(E.GL_INVALID_OPERATION,
+                                              f"{gl_name} (in list {name}) between glBegin and glEnd"))
+                    continue
                 getattr(self, cmd)(*args, **kwargs)
         finally:
             self._dispatch_depth -= 1
