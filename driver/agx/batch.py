@@ -46,6 +46,9 @@ _RENDER_FEEDBACK_AT = uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback
 assert uapi.ffi.offsetof("struct drm_asahi_cmd_render", "feedback_offset") == _RENDER_FEEDBACK_AT + 8
 _FEEDBACK_RECORD = uapi.drm.record_format("struct drm_asahi_cmd_feedback")
 _FEEDBACK_NAMES = tuple(name for name, _ in uapi.ffi.typeof("struct drm_asahi_cmd_feedback").fields)
+(_STATUS_AT, _PARTIAL_RENDERS_AT, _START_AT, _END_AT, _FLAGS_AT, _FAULT_ADDRESS_AT, _FAULT_UNIT_AT) = (
+    _FEEDBACK_NAMES.index(name) for name in ("status", "partial_renders", "start_ns", "end_ns", "flags",
+                                             "fault_address", "fault_unit"))
 STATUS_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_STATUS_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_STATUS_")}
 UNIT_NAMES = {getattr(uapi, n): n[len("DRM_ASAHI_UNIT_"):] for n in dir(uapi) if n.startswith("DRM_ASAHI_UNIT_")}
 
@@ -134,13 +137,14 @@ class Submission:
             if self.done:
                 return
             for kind, bo, off in self.feedback_slots:
-                fb = dict(zip(_FEEDBACK_NAMES, _FEEDBACK_RECORD.unpack_from(bo.map, off)))
-                status = fb["status"]
+                fb = _FEEDBACK_RECORD.unpack_from(bo.map, off)
+                status = fb[_STATUS_AT]
                 entry = {"kind": kind, "status": STATUS_NAMES.get(status, str(status)),
-                         "partial_renders": fb["partial_renders"], "start_ns": fb["start_ns"],
-                         "end_ns": fb["end_ns"]}
-                if fb["flags"] & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
-                    entry["fault"] = (fb["fault_address"], UNIT_NAMES.get(fb["fault_unit"], str(fb["fault_unit"])))
+                         "partial_renders": fb[_PARTIAL_RENDERS_AT], "start_ns": fb[_START_AT],
+                         "end_ns": fb[_END_AT]}
+                if fb[_FLAGS_AT] & uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID:
+                    unit = fb[_FAULT_UNIT_AT]
+                    entry["fault"] = (fb[_FAULT_ADDRESS_AT], UNIT_NAMES.get(unit, str(unit)))
                 self.feedback.append(entry)
             with self._lock:
                 self.done = True

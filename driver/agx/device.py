@@ -521,7 +521,7 @@ class Device:
         """``syncobj_wait([handle], timeout_ns)`` with the argument built directly (a
         submission's wait: every glFinish and fence wait)."""
         handles = ffi.new(_U32S, [handle])
-        arg = ffi.new(_SYNCOBJ_WAIT, {"handles": int(ffi.cast("uintptr_t", handles)), "count_handles": 1,
+        arg = ffi.new(_SYNCOBJ_WAIT, {"handles": int(ffi.cast(_UINTPTR, handles)), "count_handles": 1,
                                       "timeout_nsec": _deadline(timeout_ns), "flags": _WAIT_ONE_FLAGS})
         try:
             uapi.ioctl(self.fd, _SYNCOBJ_WAIT_REQUEST, arg)
@@ -581,18 +581,15 @@ class Device:
             for part in parts[:-1]:
                 self.submit(part, in_syncs, (), queue)
             commands = parts[-1]
-
-        def sync(s):
-            if isinstance(s, tuple):
-                return {"sync_type": uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ, "handle": s[0], "timeline_value": s[1]}
-            return {"sync_type": uapi.DRM_ASAHI_SYNC_SYNCOBJ, "handle": s}
-        syncs = [sync(s) for s in in_syncs] + [sync(s) for s in out_syncs]
-        sync_arr = ffi.new("struct drm_asahi_sync[]", syncs) if syncs else ffi.NULL
-        cmdbuf = b"".join(c.encode() for c in commands)
-        buf = ffi.from_buffer(cmdbuf) if cmdbuf else ffi.NULL
-        self.ioctl("ASAHI_SUBMIT", syncs=_ptr(sync_arr) if syncs else 0, cmdbuf=_ptr(buf) if cmdbuf else 0,
-                   flags=0, queue_id=queue, in_sync_count=len(in_syncs), out_sync_count=len(out_syncs),
-                   cmdbuf_size=len(cmdbuf))
+        # the sync records and the command buffer as bytes (they live until the ioctl returns)
+        syncs = b"".join(_SYNC_RECORD.pack(_TIMELINE, s[0], s[1]) if isinstance(s, tuple)
+                         else _SYNC_RECORD.pack(_BINARY, s, 0) for s in (*in_syncs, *out_syncs))
+        cmdbuf = b"".join([c.encode() for c in commands])
+        arg = ffi.new(_SUBMIT, {
+            "syncs": _address(syncs) if syncs else 0, "cmdbuf": _address(cmdbuf) if cmdbuf else 0,
+            "queue_id": queue, "in_sync_count": len(in_syncs), "out_sync_count": len(out_syncs),
+            "cmdbuf_size": len(cmdbuf)})
+        uapi.ioctl(self.fd, _SUBMIT_REQUEST, arg)
 
     def queue_counters(self, queue_id: int | None = None) -> dict[str, int]:
         out = ffi.new("struct drm_asahi_queue_counters *")
@@ -623,6 +620,18 @@ def _deadline(timeout_ns: int) -> int:
     if timeout_ns < 0:
         return (1 << 63) - 1
     return 0 if timeout_ns == 0 else time.monotonic_ns() + timeout_ns
+
+
+_SUBMIT = ffi.typeof(f"{_STRUCTS['ASAHI_SUBMIT']} *")
+_SUBMIT_REQUEST = uapi.DRM_IOCTL_ASAHI_SUBMIT
+_SYNC_RECORD = uapi.drm.record_format("struct drm_asahi_sync")
+_BINARY, _TIMELINE = uapi.DRM_ASAHI_SYNC_SYNCOBJ, uapi.DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ
+_UINTPTR = ffi.typeof("uintptr_t")
+
+
+def _address(data: bytes) -> int:
+    """The address of the bytes of ``data`` (valid while ``data`` lives)."""
+    return int(ffi.cast(_UINTPTR, ffi.from_buffer(data)))
 
 
 _SYNCOBJ_WAIT = ffi.typeof(f"{_STRUCTS['SYNCOBJ_WAIT']} *")

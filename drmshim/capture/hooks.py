@@ -16,7 +16,6 @@ import itertools
 import sys
 import threading
 import traceback
-import weakref
 
 from ..firmware import debug_enabled
 from .capture import CaptureState
@@ -36,7 +35,6 @@ class KernelHooks:
         self.dumper = CoreDumper(kernel)
         self.dumps_enabled = True
         self._seq = itertools.count()
-        self._last_done = weakref.WeakKeyDictionary()  # queue -> the done fence of its latest job
         self._lock = threading.Lock()
 
     def on_submit(self, file, arg, queue, job, copied: tuple[bytes, bytes]) -> None:
@@ -48,27 +46,24 @@ class KernelHooks:
             traceback.print_exc()
 
     def _on_submit(self, file, arg, queue, job, user_bytes: tuple[bytes, bytes]) -> None:
+        # (called before the job is queued: the queue's last done fence is the previous job's)
         with self._lock:
             seq = next(self._seq)
-            previous = self._last_done.get(queue)
-            self._last_done[queue] = job.done
         wanted = self.capture.wanted()
         if wanted is not None:
-            self.capture.capture(*wanted, file, queue, job, copy_submit(arg, *user_bytes), previous, seq)
+            self.capture.capture(*wanted, file, queue, job, copy_submit(arg, *user_bytes), queue.last_done, seq)
         if self.dumps_enabled:
-            complete = job.complete
+            # the job calls ``job_done`` when it completes with a faulted command (and only
+            # then: a submission is decoded for its dump only); nothing is made per job here
+            job.observer = (self, file, queue, arg, user_bytes, seq)
 
-            def complete_and_dump(error: int) -> None:
-                # the submission is decoded for the dump only: a job that faulted
-                # (``arg`` is SUBMIT's own copy of the struct, never reused)
-                try:
-                    self.dumper.job_done(file, queue, job, lambda: copy_submit(arg, *user_bytes), seq)
-                except Exception:  # noqa: BLE001
-                    traceback.print_exc()
-                complete(error)
-            # UserQueue.push hands ``job.complete`` to the firmware: this instance's
-            # completion first writes the dump, then signals as before.
-            job.complete = complete_and_dump
+    def job_done(self, file, queue, job, arg, user_bytes: tuple[bytes, bytes], seq: int) -> None:
+        """A job completed with a faulted command (before its fence signals): its core dump
+        (``arg`` is SUBMIT's own copy of the struct, never reused)."""
+        try:
+            self.dumper.job_done(file, queue, job, lambda: copy_submit(arg, *user_bytes), seq)
+        except Exception:  # noqa: BLE001 - a failed dump must not stop the signal
+            traceback.print_exc()
 
 
 def install(kernel) -> KernelHooks:

@@ -72,6 +72,8 @@ _FEEDBACK_FIELDS = ("status", "start_ns", "end_ns", "vertex_start_ns", "vertex_e
                     "fragment_end_ns", "tvb_size_B", "tvb_usage_B", "tvb_overflows", "partial_renders")
 _FEEDBACK_GET = operator.attrgetter(*_FEEDBACK_FIELDS)
 _FEEDBACK_AT = tuple(_FEEDBACK_NAMES.index(name) for name in _FEEDBACK_FIELDS)     # their places in the record
+_INDEX_AT, _FAULT_ADDRESS_AT, _FAULT_UNIT_AT, _FLAGS_AT = (
+    _FEEDBACK_NAMES.index(name) for name in ("command_index", "fault_address", "fault_unit", "flags"))
 NONE = uapi.DRM_ASAHI_BARRIER_NONE
 #: The fence error of a job whose first failed command ended with each status
 #: (what the Asahi kernel gives its fences for each kind of work error).
@@ -392,11 +394,11 @@ class Firmware:
         values = [0] * len(_FEEDBACK_NAMES)
         for at, value in zip(_FEEDBACK_AT, _FEEDBACK_GET(fb)):
             values[at] = value
-        values[_FEEDBACK_NAMES.index("command_index")] = command.index
+        values[_INDEX_AT] = command.index
         if fb.fault is not None:
-            values[_FEEDBACK_NAMES.index("fault_address")] = fb.fault.address
-            values[_FEEDBACK_NAMES.index("fault_unit")] = unit_number(fb.fault.unit)
-            values[_FEEDBACK_NAMES.index("flags")] = (
+            values[_FAULT_ADDRESS_AT] = fb.fault.address
+            values[_FAULT_UNIT_AT] = unit_number(fb.fault.unit)
+            values[_FLAGS_AT] = (
                 uapi.DRM_ASAHI_FEEDBACK_FAULT_VALID
                 | (uapi.DRM_ASAHI_FEEDBACK_FAULT_IS_READ if fb.fault.is_read else 0)
                 | (uapi.DRM_ASAHI_FEEDBACK_SOFT_FAULT if fb.soft_fault else 0))

@@ -126,6 +126,7 @@ class Kernel:
         self._lock = threading.Lock()
         self._impl = {**SYNC_IOCTLS, **self._asahi_ioctls()}
         self._requests: dict[int, _Request] = {}   # ioctl number -> what it means, decoded once
+        self.decoded_submits: dict = {}     # command buffer bytes -> (config, its decode): submit.build_job
         self.hooks = capture_hooks.install(self)  # SHIMGL_CAPTURE, fault dumps, SHIMGL_DEBUG=trace
 
     @staticmethod

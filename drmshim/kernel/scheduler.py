@@ -35,8 +35,15 @@ class Job:
     in_fences: list[Fence]
     done: Fence
     references: list = field(default_factory=list)  # GEM objects held until completion
+    #: (hooks, file, queue, arg, copied bytes, seq) of the capture hooks: a job that
+    #: completes with a faulted command calls ``hooks.job_done`` first (its core dump)
+    observer: tuple | None = None
 
     def complete(self, error: int) -> None:
+        observer = self.observer
+        if observer is not None and any(c.feedback.fault is not None for c in self.firmware_job.commands):
+            hooks, *rest = observer
+            hooks.job_done(rest[0], rest[1], self, *rest[2:])
         self.done.signal(error)
         for gem in self.references:
             gem.put()
@@ -63,11 +70,13 @@ class UserQueue:
         self._pending: deque[Job] = deque()
         self._handing = 0                  # jobs taken from the queue, not yet in the firmware
         self._closing = False
+        self.last_done: Fence | None = None    # the done fence of the job pushed last
         self._thread = threading.Thread(target=self._loop, daemon=True, name=f"shimgl-sched-{firmware.name}")
         self._thread.start()
 
     def push(self, job: Job) -> None:
         job.firmware_job.on_complete = job.complete
+        self.last_done = job.done
         with self.sync.lock:
             if self._pending or self._handing or self._closing or not all(f.signaled for f in job.in_fences):
                 self._pending.append(job)

@@ -45,6 +45,10 @@ class Mapping:
     writable: bool
 
 
+#: The most window answers a page-table snapshot keeps (``VM.window``).
+_WINDOWS_KEPT = 256
+
+
 class _Snapshot:
     """The page table as arrays; a sentinel empty run at VA 0 keeps every index valid.
 
@@ -69,6 +73,10 @@ class _Snapshot:
         self.writable_list = self.writable.tolist()
         self.all_readable = bool(self.readable[1:].all())
         self.all_writable = bool(self.writable[1:].all())
+        # (va, nbytes, is_read) -> the arena offset of a window (None: no window), for
+        # this page table: a unit asks for the same few descriptor and image ranges
+        # command after command (``VM.window``); a bind makes a new snapshot
+        self.windows: dict = {}
 
 
 class VM:
@@ -337,9 +345,18 @@ class VM:
         the access and is mapped contiguously (a buffer bound in one piece), else None:
         the caller then takes ``gather``/``scatter``, which fault as ever. Never faults;
         valid until the next bind (a unit uses it within one access)."""
+        snap = self._snapshot
+        if snap is not None:
+            at = snap.windows.get((va, nbytes, is_read), -1)
+            if at != -1:
+                return None if at is None else self.arena.bytes[at:at + nbytes]
         if nbytes <= 0 or va < 0 or va + nbytes > _ADDRESS_LIMIT:
             return None
         at = self._span_phys(va, nbytes, is_read)
+        if snap is not None and snap is self._snapshot:
+            if len(snap.windows) >= _WINDOWS_KEPT:
+                snap.windows.clear()
+            snap.windows[(va, nbytes, is_read)] = at
         return None if at is None else self.arena.bytes[at:at + nbytes]
 
     def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:

@@ -268,3 +268,40 @@ def test_queue_counters(gpu):
     assert d.errno_of("ASAHI_QUEUE_COUNTERS", queue_id=queue, pointer=ptr(partial), size=8, flags=1) == errno.EINVAL
     with pytest.raises(ValueError, match="unknown performance counters"):
         executor.commands[0].counters.add(pixels=1)
+
+
+def test_a_command_buffer_decoded_before_is_checked_again_for_what_it_names(gpu):
+    """SUBMIT keeps the decode of a command buffer by its bytes (and the GPU
+    configuration): the same bytes again are not parsed again, but the objects they
+    name are looked up again, other bytes are decoded afresh, a bad buffer is never
+    kept, and a changed configuration decodes again."""
+    from dataclasses import replace
+    executor, kernel, d, _, queue = gpu
+    handle = d.gem()
+    size = ffi.sizeof("struct drm_asahi_cmd_feedback")
+    cmdbuf = (attachments(uapi.DRM_ASAHI_SET_FRAGMENT_ATTACHMENTS, [{"pointer": 0x2000, "size": 32}] * 2)
+              + render(feedback_handle=handle, feedback_size=size, feedback_offset=64))
+    for _ in range(2):
+        out = d.syncobj()
+        d.submit(queue, cmdbuf, out_syncs=[out])
+        d.wait([out])
+    assert len(kernel.decoded_submits) == 1
+    first, again = executor.commands[0], executor.commands[-1]
+    assert first is not again and first.cmd is not again.cmd          # each job its own copy
+    assert (again.cmd.width_px, again.fragment_attachments) == (first.cmd.width_px, first.fragment_attachments)
+    # one byte changed (an invalid width): decoded afresh, refused, and not kept
+    bad = cmdbuf[:-len(render())] + render(width_px=0, feedback_handle=handle, feedback_size=size)
+    for _ in range(2):
+        assert d.errno_of("ASAHI_SUBMIT", cmdbuf=d.array("char", bad), cmdbuf_size=len(bad),
+                          queue_id=queue) == errno.EINVAL
+    assert len(kernel.decoded_submits) == 1
+    # the same good bytes with a configuration allowing fewer attachments: decoded again
+    config = kernel.config
+    kernel.config = replace(config, max_attachments=1)
+    assert d.errno_of("ASAHI_SUBMIT", cmdbuf=d.array("char", cmdbuf), cmdbuf_size=len(cmdbuf),
+                      queue_id=queue) == errno.EINVAL
+    kernel.config = config
+    # the feedback object closed: the same bytes now name nothing (ENOENT)
+    d.ioctl("GEM_CLOSE", handle=handle)
+    assert d.errno_of("ASAHI_SUBMIT", cmdbuf=d.array("char", cmdbuf), cmdbuf_size=len(cmdbuf),
+                      queue_id=queue) == errno.ENOENT

@@ -347,3 +347,26 @@ def test_span_fast_path_of_read_and_write_matches_the_general_path(dev, monkeypa
     got = results[0][0]
     assert got[0][2:12] == bytes(range(10)) and got[1][-3:] == b"\x09\x08\x07"
     assert got[4] == bytes(dev.map(c, PAGE)[PAGE - 4:]) + bytes(dev.map(c, PAGE)[:8])
+
+
+def test_a_window_asked_again_follows_binds(dev):
+    """VM.window remembers its answers for the page table they were given for: the
+    same range asked again after an unbind, a rebind of other memory or a change of
+    permissions answers for the new page table."""
+    vm = dev.vm()
+    a, b = dev.gem(PAGE), dev.gem(PAGE)
+    dev.map(a, PAGE)[:] = bytes([1]) * PAGE
+    dev.map(b, PAGE)[:] = bytes([2]) * PAGE
+    dev.bind(vm, a, BASE, PAGE)
+    gpu = _vm(dev, vm)
+    for _ in range(2):                                   # the second answer is the remembered one
+        assert gpu.window(BASE + 16, 32, True).tolist() == [1] * 32
+    dev.unbind(vm, BASE, PAGE)
+    assert gpu.window(BASE + 16, 32, True) is None
+    dev.bind(vm, b, BASE, PAGE)
+    assert gpu.window(BASE + 16, 32, True).tolist() == [2] * 32
+    assert gpu.window(BASE + 16, 32, False) is not None
+    dev.unbind(vm, BASE, PAGE)
+    dev.bind(vm, b, BASE, PAGE, flags=READ)              # read-only now: no window to write through
+    assert gpu.window(BASE + 16, 32, False) is None
+    assert gpu.window(BASE + 16, 32, True).tolist() == [2] * 32
