@@ -14,7 +14,7 @@ LUMINANCE16F, ALPHA16F = 0x881E, 0x881C
 @pytest.mark.parametrize("internal, signed", [
     (E.GL_RGBA8, [0, 0, 0, 0]),
     (E.GL_R8I, [1, 0, 0, 0]),              # signed integers are signed
-    (E.GL_RG8_SNORM, [1, 1, 0, 0]),        # absent components never are (issue 17)
+    (E.GL_RG8_SNORM, [1, 1, 0, 0]),        # absent components never are (the extension's issue 17)
     (E.GL_RGBA8UI, [0, 0, 0, 0]),
     (E.GL_RGBA16F, [1, 1, 1, 1]),
     (E.GL_RGB32F, [1, 1, 1, 0]),
