@@ -342,8 +342,9 @@ LEGACY = {f.enum: f for f in [
     _legacy(E.GL_COMPRESSED_INTENSITY, _IN, F.I8_UNORM),
     _legacy(E.GL_COMPRESSED_SLUMINANCE, _L, F.L8_SRGB),
     _legacy(E.GL_COMPRESSED_SLUMINANCE_ALPHA, _LA, F.L8A8_SRGB),
-    # ARB_texture_float's and EXT_texture_snorm's legacy rows
-    *[_f(enum, base, pipe, kind, False) for enum, base, pipe, kind in [
+    # ARB_texture_float's and EXT_texture_snorm's legacy rows: colour-renderable in the
+    # compatibility profile, as Mesa's _mesa_base_fbo_format has them
+    *[_f(enum, base, pipe, kind) for enum, base, pipe, kind in [
         (GL_ALPHA16F_ARB, _A, F.A16_FLOAT, "float"), (GL_ALPHA32F_ARB, _A, F.A32_FLOAT, "float"),
         (GL_LUMINANCE16F_ARB, _L, F.L16_FLOAT, "float"), (GL_LUMINANCE32F_ARB, _L, F.L32_FLOAT, "float"),
         (GL_LUMINANCE_ALPHA16F_ARB, _LA, F.L16A16_FLOAT, "float"),
@@ -356,7 +357,8 @@ LEGACY = {f.enum: f for f in [
         (GL_ALPHA16_SNORM, _A, F.A16_SNORM, "snorm"), (GL_LUMINANCE16_SNORM, _L, F.L16_SNORM, "snorm"),
         (GL_LUMINANCE16_ALPHA16_SNORM, _LA, F.L16A16_SNORM, "snorm"),
         (GL_INTENSITY16_SNORM, _IN, F.I16_SNORM, "snorm")]],
-    # EXT_texture_integer's alpha, luminance, luminance-alpha and intensity rows
+    # EXT_texture_integer's alpha, luminance, luminance-alpha and intensity rows (not
+    # rendered: integer tile stores keep the channel order, alpha is not red)
     *[_f(enum, base, getattr(F, name), kind, False) for enum, base, name, kind in EXT_TEXTURE_INTEGER_LEGACY],
     _f(1, _L, F.L8_UNORM, "unorm", False),
     _f(2, _LA, F.L8A8_UNORM, "unorm", False),
