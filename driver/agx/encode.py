@@ -438,10 +438,128 @@ def _put(out: bytearray, at_B: int, raw) -> None:
 
 def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> bytes:
     """The bytes of the uint16 halves of the uniform registers the shader reads
-    (little-endian; 32-bit values at the word of their first half)."""
-    out = bytearray(_uniform_bytes(sh))
-    registers, memory = _default_block(ctx, sh, stage) if sh.info.get("default_size_B") else (b"", b"")
-    default_va = None
+    (little-endian; 32-bit values at the word of their first half): the variant's
+    uniform plan (``_uniform_plan``) run against this draw's bindings."""
+    plan = _uniform_plan(sh)
+    out = bytearray(plan.size_B)
+    if plan.block is None:
+        registers = memory = b""
+    elif plan.block:
+        registers, memory = _simple_default_block(ctx, stage, *plan.block)
+    else:
+        registers, memory = _default_block(ctx, sh, stage)
+    default_va = [None]             # the default block's upload, once per call
+    for code, at, end, payload in plan.steps:
+        if code == _STEP_DEFAULT:
+            out[at:end] = registers[:end - at].ljust(end - at, b"\0")
+        elif code == _STEP_CONST:
+            out[at:end] = payload
+        elif code == _STEP_ATTRIBUTE:       # (index, field, value when unbound, struct)
+            index, k, unbound, fmt = payload
+            value = attributes[index][k] if attributes and index in attributes else unbound
+            if k:
+                fmt.pack_into(out, at, value)
+            else:
+                fmt.pack_into(out, at, value & 0xFFFFFFFF, value >> 32)
+        else:
+            _push_entry(ctx, batch, sh, stage, out, payload, registers, memory, attributes, default_va)
+    return bytes(out)
+
+
+_STEP_DEFAULT, _STEP_CONST, _STEP_ATTRIBUTE, _STEP_DYNAMIC = 0, 1, 2, 3
+#: push sources read from the vertex attributes' (address, stride, limit): field, value when unbound
+_ATTRIBUTE_SOURCES = {"attribute_address": (0, 1 << 32), "vbo": (0, 1 << 32), "vbo_address": (0, 1 << 32),
+                      "attribute_stride": (1, 0), "attribute_limit": (2, 16)}
+
+
+class _UniformPlan:
+    """What ``build_uniforms`` does for one variant, worked out once: the register
+    bytes, the default block's shape (``block``: None when the variant has none, the
+    arguments of ``_simple_default_block`` when it is the program's storage alone, ()
+    when state ranges or driver values are written into it: ``_default_block``), and per ``push`` entry, in order, a step: the
+    default block's first bytes or a literal at a checked byte range, or the entry
+    itself, filled from the draw's bindings (``_push_entry``; a vertex attribute's
+    address, stride or limit in the loop itself). Kept on the variant
+    while its ``push`` tuple (identity) and the ``info`` facts it read (``facts``,
+    compared by value) are the ones it was made from."""
+
+    __slots__ = ("push", "facts", "size_B", "block", "steps")
+
+
+#: the variant ``info`` entries a uniform plan is made from
+_PLAN_FACTS = ("default_size_B", "program_block", "registers_base_B", "registers_B", "state_ranges",
+               "blend_color", "alpha_ref", "poly_stipple", "output_filter", "draw_id")
+
+
+def _plan_facts(info: dict) -> tuple:
+    get = info.get
+    ranges = get("state_ranges")
+    return (get("default_size_B", 0), get("program_block"), get("registers_base_B", 0), get("registers_B", 0),
+            tuple(map(tuple, ranges)) if ranges else ranges, get("blend_color"), get("alpha_ref"),
+            get("poly_stipple"), get("output_filter"), get("draw_id"))
+
+
+def _uniform_plan(sh: AgxShader) -> _UniformPlan:
+    facts = _plan_facts(sh.info)
+    plan = sh.__dict__.get("_uniform_plan")
+    if plan is not None and plan.push is sh.push and plan.facts == facts:
+        return plan
+    plan = _UniformPlan()
+    plan.push, plan.facts, plan.size_B = sh.push, facts, _uniform_bytes(sh)
+    size, program_block, base, registers_B, ranges, *driver_values = facts
+    if not size:
+        plan.block = None
+    elif ranges or any(v is not None for v in driver_values):
+        plan.block = ()
+    else:
+        plan.block = (-(-size // 16) * 16, bool(program_block), base, base + registers_B)
+    steps = []
+    for p in sh.push:
+        if p.source == "default":
+            at, end = 2 * p.start_halves, 2 * p.start_halves + 2 * p.size_halves
+            _check_range(plan.size_B, at, end)
+            steps.append((_STEP_DEFAULT, at, end, None))
+        elif p.source == "const":
+            raw = p.data[:len(p.data) // 2 * 2]
+            at = 2 * p.start_halves
+            _check_range(plan.size_B, at, at + len(raw))
+            steps.append((_STEP_CONST, at, at + len(raw), raw))
+        elif p.source in _ATTRIBUTE_SOURCES:
+            k, unbound = _ATTRIBUTE_SOURCES[p.source]
+            steps.append((_STEP_ATTRIBUTE, 4 * (p.start_halves // 2), 0,
+                          (p.index, k, unbound, _U32 if k else _U32X2)))
+        else:
+            steps.append((_STEP_DYNAMIC, 0, 0, p))
+    plan.steps = tuple(steps)
+    sh.__dict__["_uniform_plan"] = plan
+    return plan
+
+
+def _check_range(size_B: int, at_B: int, end_B: int) -> None:
+    if end_B > size_B:
+        raise ValueError(f"uniform bytes [{at_B}, {end_B}) past the {size_B} register bytes")
+
+
+def _simple_default_block(ctx, stage, size_B: int, program_block: bool, base: int, end: int
+                          ) -> tuple[bytes, bytes]:
+    """``_default_block`` of a block that is the program's storage alone (no state
+    ranges, no driver values): constant buffer 0's first ``size_B`` bytes (zeros past
+    its end) and the register window [base, end) of them."""
+    if program_block:
+        memory = _cb_bytes(ctx, stage, 0)[:size_B]
+        if len(memory) < size_B:
+            memory += bytes(size_B - len(memory))
+    else:
+        memory = bytes(size_B)
+    return memory[base:end], memory
+
+
+def _push_entry(ctx, batch, sh: AgxShader, stage, out: bytearray, p, registers, memory, attributes,
+                default_va: list) -> None:
+    """One ``push`` entry of ``build_uniforms`` read from the draw's bindings (every
+    source but the default block, literals and vertex attributes (``_ATTRIBUTE_SOURCES``,
+    whose value when unbound is 16 for a robust variant's limit: the zero page an
+    unbound one reads): addresses, sizes, sampler parameters."""
     pack_into = _U32X2.pack_into
 
     def put64(p, value):
@@ -450,77 +568,64 @@ def build_uniforms(ctx, batch, sh: AgxShader, stage, attributes=None) -> bytes:
     def put32(p, value):
         _U32.pack_into(out, 4 * (p.start_halves // 2), value)
 
-    for p in sh.push:
-        src = p.source
-        if src == "default":
-            n = 2 * p.size_halves
-            _put(out, 2 * p.start_halves, registers[:n].ljust(n, b"\0"))
-        elif src == "cb0":
-            raw = _cb_bytes(ctx, stage, 0)[p.offset_B:p.offset_B + 2 * p.size_halves]
-            _put(out, 2 * p.start_halves, raw[:len(raw) // 2 * 2])
-        elif src == "const":
-            _put(out, 2 * p.start_halves, p.data[:len(p.data) // 2 * 2])
-        elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
-            if default_va is None:
-                default_va = batch.pool.upload(memory or bytes(16), 16)
-            # a register uniform read with a dynamic offset reads its register window, which
-            # starts at byte registers_base_B of the block; UBO 0 reads are block offsets
-            put64(p, default_va + (sh.info.get("registers_base_B", 0) if src == "uniform_address" else 0))
-        elif src in ("ubo_address", "ubo"):
-            slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
+    src = p.source
+    if src == "cb0":
+        raw = _cb_bytes(ctx, stage, 0)[p.offset_B:p.offset_B + 2 * p.size_halves]
+        _put(out, 2 * p.start_halves, raw[:len(raw) // 2 * 2])
+    elif src in ("uniform_address",) or (src == "ubo_address" and sh.info.get("ubo_map", {}).get(p.index, p.index) is None):
+        if default_va[0] is None:
+            default_va[0] = batch.pool.upload(memory or bytes(16), 16)
+        # a register uniform read with a dynamic offset reads its register window, which
+        # starts at byte registers_base_B of the block; UBO 0 reads are block offsets
+        put64(p, default_va[0] + (sh.info.get("registers_base_B", 0) if src == "uniform_address" else 0))
+    elif src in ("ubo_address", "ubo"):
+        slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
+        cb = ctx.constant_buffers[stage].get(slot)
+        if cb is None:
+            put64(p, ctx.device.zero_page and (1 << 32) or 0)
+        elif cb.user_buffer is not None:
+            put64(p, batch.pool.upload(bytes(cb.user_buffer) or bytes(16), 16) + cb.offset_B)
+        else:
+            put64(p, _buffer_address(ctx, batch, cb.resource, cb.offset_B, False))
+    elif src == "ssbo_address" and XFB_BUFFER_BASE <= p.index <= XFB_PARAMS:
+        xfb = getattr(ctx, "xfb_draw", None)
+        if xfb is None:
+            put64(p, 1 << 32)
+        elif p.index == XFB_PARAMS:
+            put64(p, batch.pool.upload(xfb["table"].tobytes(), 16))
+        elif p.index - XFB_BUFFER_BASE in xfb["targets"]:
+            t, filled, _stride = xfb["targets"][p.index - XFB_BUFFER_BASE]
+            put64(p, _buffer_address(ctx, batch, t.resource, t.offset_B + filled, True))
+        else:
+            put64(p, 1 << 32)
+    elif src in ("ssbo_address", "ssbo", "ssbo_size"):
+        slot = sh.info.get("ssbo_map", {}).get(p.index, p.index)
+        bufs = ctx.shader_buffers[stage]
+        sb = bufs[slot] if slot < len(bufs) else None
+        if sb is None:
+            if src != "ssbo_size":
+                put64(p, 1 << 32)
+            return
+        if src == "ssbo_size":
+            put32(p, sb.size_B)
+        else:
+            writable = bool(ctx.shader_buffers_writable[stage] >> slot & 1)
+            put64(p, _buffer_address(ctx, batch, sb.resource, sb.offset_B, writable))
+    elif src == "uniform_size":         # robust variants: the default block's bytes from uniform_address
+        put32(p, max(0, len(memory) - sh.info.get("registers_base_B", 0)))
+    elif src == "texel_buffer_elements":
+        put32(p, _texel_buffer_elements(ctx, sh, stage, p.index))
+    elif src == "ubo_size":          # robust buffer access: the bound range's bytes
+        slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
+        if slot is None:             # the default block (or its register window), uploaded whole
+            put32(p, sh.info.get("default_size_B", 0))
+        else:
             cb = ctx.constant_buffers[stage].get(slot)
-            if cb is None:
-                put64(p, ctx.device.zero_page and (1 << 32) or 0)
-            elif cb.user_buffer is not None:
-                put64(p, batch.pool.upload(bytes(cb.user_buffer) or bytes(16), 16) + cb.offset_B)
-            else:
-                put64(p, _buffer_address(ctx, batch, cb.resource, cb.offset_B, False))
-        elif src == "ssbo_address" and XFB_BUFFER_BASE <= p.index <= XFB_PARAMS:
-            xfb = getattr(ctx, "xfb_draw", None)
-            if xfb is None:
-                put64(p, 1 << 32)
-            elif p.index == XFB_PARAMS:
-                put64(p, batch.pool.upload(xfb["table"].tobytes(), 16))
-            elif p.index - XFB_BUFFER_BASE in xfb["targets"]:
-                t, filled, _stride = xfb["targets"][p.index - XFB_BUFFER_BASE]
-                put64(p, _buffer_address(ctx, batch, t.resource, t.offset_B + filled, True))
-            else:
-                put64(p, 1 << 32)
-        elif src in ("ssbo_address", "ssbo", "ssbo_size"):
-            slot = sh.info.get("ssbo_map", {}).get(p.index, p.index)
-            bufs = ctx.shader_buffers[stage]
-            sb = bufs[slot] if slot < len(bufs) else None
-            if sb is None:
-                if src != "ssbo_size":
-                    put64(p, 1 << 32)
-                continue
-            if src == "ssbo_size":
-                put32(p, sb.size_B)
-            else:
-                writable = bool(ctx.shader_buffers_writable[stage] >> slot & 1)
-                put64(p, _buffer_address(ctx, batch, sb.resource, sb.offset_B, writable))
-        elif src in ("attribute_address", "vbo", "vbo_address"):
-            put64(p, attributes[p.index][0] if attributes and p.index in attributes else 1 << 32)
-        elif src == "attribute_stride":
-            put32(p, attributes[p.index][1] if attributes and p.index in attributes else 0)
-        elif src == "uniform_size":         # robust variants: the default block's bytes from uniform_address
-            put32(p, max(0, len(memory) - sh.info.get("registers_base_B", 0)))
-        elif src == "attribute_limit":      # robust variants (16: the zero page an unbound one reads)
-            put32(p, attributes[p.index][2] if attributes and p.index in attributes else 16)
-        elif src == "texel_buffer_elements":
-            put32(p, _texel_buffer_elements(ctx, sh, stage, p.index))
-        elif src == "ubo_size":          # robust buffer access: the bound range's bytes
-            slot = sh.info.get("ubo_map", {}).get(p.index, p.index)
-            if slot is None:             # the default block (or its register window), uploaded whole
-                put32(p, sh.info.get("default_size_B", 0))
-            else:
-                cb = ctx.constant_buffers[stage].get(slot)
-                put32(p, 0 if cb is None else cb.size_B)
-        elif src == "sampler_lod_parameters":
-            _put(out, 4 * (p.start_halves // 2), _sampler_lod_parameters(ctx, sh, stage, p.index).tobytes())
-        elif src == "sysval" and p.name == "blend_color":
-            _put(out, 4 * (p.start_halves // 2), np.array(ctx.blend_color, np.float32).tobytes())
-    return bytes(out)
+            put32(p, 0 if cb is None else cb.size_B)
+    elif src == "sampler_lod_parameters":
+        _put(out, 4 * (p.start_halves // 2), _sampler_lod_parameters(ctx, sh, stage, p.index).tobytes())
+    elif src == "sysval" and p.name == "blend_color":
+        _put(out, 4 * (p.start_halves // 2), np.array(ctx.blend_color, np.float32).tobytes())
 
 
 def _image_view(ctx, sh: AgxShader, stage, i: int, cb0: bytes):
