@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 __all__ = ["API_NAMES", "Api", "ContextRequestError", "MAX_ES_VERSION", "MAX_GL_VERSION",
            "api_for_request", "get_api", "make_api"]
@@ -42,14 +43,14 @@ class Api:
             return 0
         return 0x1 if self.core else 0x2
 
-    @property
+    @cached_property                # (the fields are frozen: asked on every draw, worked out once)
     def compat(self) -> bool:
         """The fixed-function pipeline and legacy state: the desktop
         compatibility profile, and OpenGL ES 1.x (whose commands are a subset
         of GL 1.5's; driver.gl.features.gles1 limits them to that subset)."""
         return not self.core and (not self.es or self.es1)
 
-    @property
+    @cached_property
     def es1(self) -> bool:
         """OpenGL ES 1.x (the common profile): fixed function, no shaders."""
         return self.es and self.version < (2, 0)

@@ -14,16 +14,17 @@ import numpy as np
 
 import layout
 from driver.gallium import (
-    ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
+    ClipState, ConstantBuffer, DrawInfo, DrawStartCountBias, GridInfo, IndirectInfo, PipeBarrier,
     PipeClear, PipeFormat, PipePrim, PipeShaderType, ShaderVariantError, StreamOutputTarget, VertexBuffer,
     VertexElement,
 )
 from driver.gl import enums as E
 from driver.gl import pipestate as ps
-from driver.gl.state import drawn_stencil_faces
+from driver.gl.state import DUAL_SOURCE_FACTORS, drawn_stencil_faces
 from driver.gl.color_clamp import fragment_clamps, vertex_clamps
 from driver.gl.compat import STATE_CONSTANT_BUFFER
 from driver.gl.errors import GLError, check, check_enum
+from driver.gl.features.blend_advanced import advanced_blend_validate
 from driver.gl.features.gles_ext import es_has, srgb_decode_view
 from driver.gl.generations import BUFFERS, FRAMEBUFFERS, TEXTURES, TRANSFORM_FEEDBACK, VERTEX_ARRAYS
 from driver.gl.feedback import stream_output_info
@@ -92,6 +93,11 @@ def _state_builtins() -> frozenset:
 
 
 _STATE_BUILTINS: frozenset | None = None
+
+
+def _pieces_keep_primitive_ids(ctx) -> bool:
+    from driver.gl.geometry import pieces_keep_primitive_ids
+    return pieces_keep_primitive_ids(ctx)
 
 
 def _reads_state_block(ls) -> bool:
@@ -179,10 +185,12 @@ class DrawMixin:
         """ARB/EXT_blend_func_extended: a draw (or glBegin) while a blended buffer uses a
         second-colour factor and more than MAX_DUAL_SOURCE_DRAW_BUFFERS draw buffers are
         active is INVALID_OPERATION (the second colour exists for those buffers only)."""
-        from driver.gl.state import DUAL_SOURCE_FACTORS
-        rts = self.state.rt
-        if not any(rt.enabled and {rt.src_rgb, rt.dst_rgb, rt.src_alpha, rt.dst_alpha} & DUAL_SOURCE_FACTORS
-                   for rt in rts):
+        factors = DUAL_SOURCE_FACTORS
+        for rt in self.state.color_buffer.rt:
+            if rt.enabled and (rt.src_rgb in factors or rt.dst_rgb in factors or rt.src_alpha in factors
+                               or rt.dst_alpha in factors):
+                break
+        else:
             return
         bufs = self.window.draw_buffers if self.draw_framebuffer is None else self.draw_framebuffer.draw_buffers
         active = sum(1 for b in bufs if b != E.GL_NONE)
@@ -223,7 +231,6 @@ class DrawMixin:
         if self.api.core:
             check(self.vao is not self.default_vao, E.GL_INVALID_OPERATION,
                   "no vertex array object bound")
-        from driver.gl.features.blend_advanced import advanced_blend_validate
         if stage_programs is None:
             stage_programs = self._stage_programs()
         advanced_blend_validate(self, stage_programs)
@@ -274,9 +281,8 @@ class DrawMixin:
         # gl_InstanceID 0 and fetch divisor > 1 attributes of the wrong instance
         # (nor one whose fragment stage reads the rasteriser's gl_PrimitiveID, which would
         # restart in every piece)
-        from driver.gl.geometry import draw_piece, pieces_keep_primitive_ids
         pieces = _pieces(mode, first, count) if instances == 1 and (
-            count <= MAX_DRAW_PIECE or pieces_keep_primitive_ids(self)) else [(first, count)]
+            count <= MAX_DRAW_PIECE or _pieces_keep_primitive_ids(self)) else [(first, count)]
         check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
               f"{count} vertices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
@@ -292,6 +298,7 @@ class DrawMixin:
         # follows the piece, not the request (client arrays are read per piece)
         check(len(pieces) <= MAX_PIECE_DRAWS, E.GL_OUT_OF_MEMORY,
               f"{count} vertices: more than {MAX_PIECE_DRAWS} pieces")
+        from driver.gl.geometry import draw_piece
         for start, n in pieces:             # gl_PrimitiveID(In) counts on across them
             with draw_piece(self, mode, start - first):
                 self._emit_draw(mode, DrawInfo(PipePrim(mode), start_instance=base_instance, instance_count=1),
@@ -414,9 +421,8 @@ class DrawMixin:
         # a huge draw as consecutive smaller ones (primitive order kept), as glDrawArrays;
         # with primitive restart a piece boundary could split a primitive: drawn whole
         # nor an instanced draw (see _draw_arrays)
-        from driver.gl.geometry import draw_piece, pieces_keep_primitive_ids
         pieces = _pieces(mode, 0, count) if restart is None and instances == 1 and (
-            count <= MAX_DRAW_PIECE or pieces_keep_primitive_ids(self)) else [(0, count)]
+            count <= MAX_DRAW_PIECE or _pieces_keep_primitive_ids(self)) else [(0, count)]
         check(count * instances <= MAX_VERTEX_INVOCATIONS, E.GL_OUT_OF_MEMORY,
               f"{count} indices x {instances} instances: more than {MAX_VERTEX_INVOCATIONS} vertices")
         check(len(pieces) > 1 or count <= max(MAX_WHOLE_DRAW, MAX_DRAW_PIECE), E.GL_OUT_OF_MEMORY,
@@ -428,6 +434,7 @@ class DrawMixin:
             self._draw_index_piece(mode, type, ebo, offset, data, 0, count, instances, base_instance,
                                    basevertex, range_)
             return
+        from driver.gl.geometry import draw_piece
         for first, n in pieces:             # gl_PrimitiveID(In) counts on across them
             piece = None if ebo is not None else ClientMemory.wrap(indices).read(first * size, n * size)
             with draw_piece(self, mode, first):
@@ -605,9 +612,66 @@ class DrawMixin:
             inputs += (E.GL_FRAMEBUFFER_SRGB in self.state.enabled, getattr(self, "_render_layer", None))
         return self._derived(("fb state", id(fbo)), (fbo,), inputs, self._pipe_framebuffer_state)
 
+    #: (key, objects, values) of the last _emit_state
+    _emitted_state = None
+
     def _emit_state(self, fb, vertex_program=None) -> None:
+        """The pipe's fixed-function state for a draw into ``fb`` (blend, depth-stencil-alpha,
+        rasterizer CSOs; viewport, scissor, blend colour, stencil reference, sample mask,
+        minimum samples; the compatibility profile's polygon stipple and clip planes): the
+        values of the last call while ``_state_inputs`` (every state generation and object
+        they are derived from) is the same, set again without being derived."""
+        key, objects = self._state_inputs(fb, vertex_program)
+        last = self._emitted_state
+        if last is not None and last[0] == key and all(a is b for a, b in zip(last[1], objects)):
+            return self._apply_state(last[2])
+        values = self._derive_state(fb, vertex_program)
+        self._emitted_state = (key, objects, values)
+        self._apply_state(values)
+
+    def _state_inputs(self, fb, vertex_program) -> tuple[tuple, tuple]:
+        """(values, objects compared by identity) that _derive_state reads: the
+        generations of the state groups (every one: a group no derivation reads costs
+        a derivation when it changes, never a stale state), the enable set's, the render
+        targets' and stencil faces'; with a framebuffer object bound the framebuffer
+        and texture groups' (its attachments' depth and stencil bits, whether all are
+        fixed-point for the colour clamps), the window's bits; the compatibility
+        profile's clip planes and, while it is enabled, polygon stipple; the pipe
+        framebuffer state, the draw framebuffer object, the window and the vertex
+        program's link (its clip distances)."""
         s = self.state
-        cso = self.cso
+        cb, stencil = s.color_buffer, s.stencil_buffer
+        fbo = self.draw_framebuffer
+        key = (s.enabled.gen, cb.gen, *[rt.gen for rt in cb.rt], s.depth_buffer.gen, stencil.gen,
+               *[face.gen for face in stencil.stencil], s.viewports.gen, s.transform.gen, s.raster.gen,
+               s.multisample.gen, s.pixel.gen, s.misc.gen, self.window.bits,
+               (FRAMEBUFFERS.generation, TEXTURES.generation) if fbo is not None else None)
+        if self.api.compat:
+            key += (tuple(self.clip_planes),
+                    self.legacy.polygon_stipple if E.GL_POLYGON_STIPPLE in s.enabled else None)
+        return key, (fb, fbo, self.window, s, cb.rt, stencil.stencil, getattr(vertex_program, "linked_state", None))
+
+    def _apply_state(self, values) -> None:
+        blend, dsa, rasterizer, viewport, scissor, blend_color, stencil_ref, sample_mask, stipple, clip, \
+            min_samples = values
+        cso, pipe = self.cso, self.pipe
+        cso.set_blend(blend)
+        cso.set_depth_stencil_alpha(dsa)
+        cso.set_rasterizer(rasterizer)
+        pipe.set_viewport_states(0, [viewport])
+        pipe.set_scissor_states(0, [scissor])
+        pipe.set_blend_color(blend_color)
+        pipe.set_stencil_ref(*stencil_ref)
+        pipe.set_sample_mask(sample_mask)
+        if stipple is not None:
+            pipe.set_polygon_stipple(stipple)
+        if clip is not None:
+            pipe.set_clip_state(clip)
+        pipe.set_min_samples(min_samples)
+
+    def _derive_state(self, fb, vertex_program=None) -> tuple:
+        """The values _apply_state sets (_emit_state)."""
+        s = self.state
         depth_bits = draw_framebuffer_bits(self, 4) if fb.zsbuf is not None else 0
         stencil_bits = draw_framebuffer_bits(self, 5) if fb.zsbuf is not None else 0
         derived = self.derived          # each state derived again only when its inputs changed
@@ -616,31 +680,27 @@ class DrawMixin:
         integer = cb0 is not None and layout.get_format(cb0.format.value).is_integer
         # alpha to coverage/one read draw buffer zero's alpha: none when it is an integer
         # buffer (GL 4.6 section 17.3.1 leaves it undefined; Mesa's state tracker turns both off)
-        cso.set_blend(derived.blend(s, len(fb.cbufs), multisample and not integer))
-        cso.set_depth_stencil_alpha(derived.dsa(s, depth_bits > 0, stencil_bits, integer))
-        cso.set_rasterizer(derived.rasterizer(s, self.api, fb.samples,
-                                              self._clip_plane_mask(vertex_program),
-                                              self.caps.point_size_range,
-                                              self.caps.line_width_range,
-                                              (vertex_clamps(self), fragment_clamps(self))))
-        self.pipe.set_viewport_states(0, [derived.viewport(s)])
-        self.pipe.set_scissor_states(0, [derived.scissor(s, fb.width_px, fb.height_px)])
-        self.pipe.set_blend_color(s.blend_color)
+        blend = derived.blend(s, len(fb.cbufs), multisample and not integer)
+        dsa = derived.dsa(s, depth_bits > 0, stencil_bits, integer)
+        rasterizer = derived.rasterizer(s, self.api, fb.samples, self._clip_plane_mask(vertex_program),
+                                        self.caps.point_size_range, self.caps.line_width_range,
+                                        (vertex_clamps(self), fragment_clamps(self)))
         full = (1 << stencil_bits) - 1 if stencil_bits else 0
         front, back = drawn_stencil_faces(s)
-        self.pipe.set_stencil_ref(max(0, min(front.ref, full)), max(0, min(back.ref, full)))
-        self.pipe.set_sample_mask(ps.sample_mask(s, fb.samples, multisample))
+        stencil_ref = (max(0, min(front.ref, full)), max(0, min(back.ref, full)))
+        stipple = clip = None
         if self.api.compat:
             if E.GL_POLYGON_STIPPLE in s.enabled:
                 # glPolygonStipple's 128 bytes: a row's 4 bytes, most significant bit leftmost
-                self.pipe.set_polygon_stipple(np.frombuffer(self.legacy.polygon_stipple, ">u4", 32))
+                stipple = np.frombuffer(self.legacy.polygon_stipple, ">u4", 32)
             # user clip planes in eye space (GL 4.6 compat section 13.7)
-            from driver.gallium import ClipState
-            self.pipe.set_clip_state(ClipState(tuple(tuple(p) for p in self.clip_planes)))
+            clip = ClipState(tuple(tuple(p) for p in self.clip_planes))
         # GL 4.6 section 14.3.1.1: ceil(MIN_SAMPLE_SHADING_VALUE * samples)
         shading = E.GL_SAMPLE_SHADING in s.enabled and multisample
-        self.pipe.set_min_samples(max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9))
-                                  if shading else 1)
+        min_samples = max(1, math.ceil(s.min_sample_shading * fb.samples - 1e-9)) if shading else 1
+        return (blend, dsa, rasterizer, derived.viewport(s), derived.scissor(s, fb.width_px, fb.height_px),
+                s.blend_color, stencil_ref, ps.sample_mask(s, fb.samples, multisample), stipple, clip,
+                min_samples)
 
     def _clip_plane_mask(self, vertex_program=None) -> int:
         """The enabled clip distances the vertex stage provides. Outside the
@@ -677,22 +737,53 @@ class DrawMixin:
 
     def _emit_program(self, prog, stages) -> None:
         ls = prog.linked_state
-        state_block = self._compat_state_block() if self.api.compat else self._core_state_block(ls)
+        reads_state, blocks, samplers, images, buffers = self._emit_plan(ls)
+        state_block = self._compat_state_block() if self.api.compat else (
+            self._core_state_block(ls) if reads_state else None)
         x = self.xfb
+        pipe = self.pipe
         for stage in stages:
             handle = ls.pipe_shaders.get(stage)
             if stage == PipeShaderType.VERTEX and x.active and not x.paused and x.program is prog \
                     and "geometry" not in ls.units:       # with a geometry stage, its passes capture
                 handle = self._xfb_vertex_shader(prog)
-            self.pipe.bind_shader_state(stage, handle)
+            pipe.bind_shader_state(stage, handle)
             # the uniform storage's bytes: copied once per generation (driver.gl.uniform_storage)
-            self.pipe.set_constant_buffer(stage, 0, ls.uniform_storage.constant_buffer())
+            pipe.set_constant_buffer(stage, 0, ls.uniform_storage.constant_buffer())
             if state_block is not None:
-                self.pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, state_block)
-            self._emit_blocks(ls, stage)
-            self._emit_samplers(ls, stage)
-            self.emit_images(stage, ls)
-            self.emit_shader_buffers(stage, ls)
+                pipe.set_constant_buffer(stage, STATE_CONSTANT_BUFFER, state_block)
+            if blocks:
+                self._emit_blocks(ls, stage)
+            if samplers:
+                self._emit_samplers(ls, stage)
+            else:                       # what _emit_samplers binds for a program without samplers
+                self.cso.set_samplers(stage, ())
+                pipe.set_sampler_views(stage, 0, ())
+            if images:
+                self.emit_images(stage, ls)
+            if buffers:
+                self.emit_shader_buffers(stage, ls)
+
+    _emit_plans = None              # id(link) -> (link, _emit_plan's answer)
+
+    def _emit_plan(self, ls) -> tuple[bool, bool, bool, bool, bool]:
+        """What _emit_program has to bind for a link, fixed by it: (a stage reads the
+        built-in state block, uniform blocks, sampler uniforms, image uniforms, storage
+        blocks or atomic counter buffers); the parts a link lacks bind nothing
+        (emit_images, emit_shader_buffers and _emit_blocks would find nothing to bind)."""
+        plans = self._emit_plans
+        if plans is None:
+            plans = self._emit_plans = {}
+        hit = plans.get(id(ls))
+        if hit is not None and hit[0] is ls:
+            return hit[1]
+        plan = (_reads_state_block(ls), any(not b.is_storage for b in ls.blocks), bool(self._sampler_plan(ls)[0]),
+                any(u.kind == "image" for u in ls.uniforms),
+                any(b.is_storage for b in ls.blocks) or bool(ls.atomic_buffers))
+        if len(plans) >= _DERIVED_CACHE_ENTRIES:
+            plans.clear()
+        plans[id(ls)] = (ls, plan)
+        return plan
 
     _core_state_cache = None             # ((near, far), ConstantBuffer) of _core_state_block
     _compat_state_cache = None           # (block bytes, ConstantBuffer) of _compat_state_block

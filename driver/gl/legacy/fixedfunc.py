@@ -706,7 +706,9 @@ class FixedFunctionMixin:
         ls = getattr(prog, "linked_state", None)
         empty = ls is not None and set(ls.units) <= ls.fixed_function
         if (prog is not None and not empty) or not self.api.compat or self.bound_pipeline is not None:
-            self.state.ff_two_side = self.state.ff_point_size = False
+            raster = self.state.raster          # (read first: a draw after a draw sets nothing)
+            if raster.ff_two_side or raster.ff_point_size:
+                raster.ff_two_side = raster.ff_point_size = False
             return core()
         self._track_color_material()
         vkey, fkey = self._ff_keys(self._ff_texture_units())
