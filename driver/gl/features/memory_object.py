@@ -52,6 +52,7 @@ from driver.gl.buffers import BUFFER_BINDS
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features import call, entry_point
 from driver.gl.features.dsa import _texture, _texture_bound
+from driver.gl.objects import MAX_NAME, MAX_NAMES_PER_CALL
 from driver.gl.textures import bound_texture, texture_targets
 
 __all__ = ["MemoryObject", "tiling_query"]
@@ -97,8 +98,10 @@ def _memory(ctx, memory: int) -> MemoryObject:
 def glCreateMemoryObjectsEXT(ctx, n: int) -> list[int]:
     _has(ctx)
     check(n >= 0, E.GL_INVALID_VALUE, "negative n")
+    check(n <= MAX_NAMES_PER_CALL, E.GL_OUT_OF_MEMORY, f"{n} names in one call (at most {MAX_NAMES_PER_CALL})")
     objects = _objects(ctx)
     names, nxt = [], max(objects, default=0) + 1
+    check(nxt + n - 1 <= MAX_NAME, E.GL_OUT_OF_MEMORY, "no unused names left")
     for _ in range(n):
         objects[nxt] = MemoryObject(nxt)
         names.append(nxt)

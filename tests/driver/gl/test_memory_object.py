@@ -16,6 +16,7 @@ import driver
 from driver.agx.pipe import AgxScreen
 from driver.gl import enums as E
 from driver.gl.families import Context as GLContext
+from driver.gl.objects import MAX_NAMES_PER_CALL
 
 from .helpers import expect
 
@@ -180,7 +181,12 @@ def test_errors_change_nothing(importer):
     b = importer
     b.glCreateMemoryObjectsEXT(-1)
     expect(b, E.GL_INVALID_VALUE)
+    # more names than one call may make (as glGen*: the API fuzzer's 2**31 - 2 took 24 GB before
+    # the OOM killer) is GL_OUT_OF_MEMORY at once and creates nothing
+    assert b.glCreateMemoryObjectsEXT(MAX_NAMES_PER_CALL + 1) is None
+    expect(b, E.GL_OUT_OF_MEMORY)
     mem, empty = b.glCreateMemoryObjectsEXT(2)
+    assert (mem, empty) == (1, 2)              # nothing was created by the refused call
     assert b.glIsMemoryObjectEXT(mem) and not b.glIsMemoryObjectEXT(0) and not b.glIsMemoryObjectEXT(999)
     assert b.glGetMemoryObjectParameterivEXT(mem, E.GL_DEDICATED_MEMORY_OBJECT_EXT) == [0]
     b.glMemoryObjectParameterivEXT(mem, E.GL_PROTECTED_MEMORY_OBJECT_EXT, [1])
