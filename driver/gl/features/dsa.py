@@ -283,6 +283,11 @@ _forwarders((
     _sub_image, "on the named texture's target")
 
 
+def _check_faces(zoffset: int, depth: int) -> None:
+    """A cube map's z range names faces (GL 4.6 section 8.6): it must lie in 0..5."""
+    check(zoffset >= 0 and depth >= 0 and zoffset + depth <= 6, E.GL_INVALID_VALUE, "faces outside 0..5")
+
+
 @entry_point
 def glCompressedTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset, width, height, depth,
                                   format, imageSize, data):
@@ -294,7 +299,7 @@ def glCompressedTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset
         if target != E.GL_TEXTURE_CUBE_MAP:
             return call(ctx, "glCompressedTexSubImage3D", target, level, xoffset, yoffset, zoffset, width,
                         height, depth, format, imageSize, data)
-        check(zoffset >= 0 and depth >= 0 and zoffset + depth <= 6, E.GL_INVALID_VALUE, "faces outside 0..5")
+        _check_faces(zoffset, depth)
         check(depth > 0 and imageSize % depth == 0, E.GL_INVALID_VALUE, "imageSize is not depth whole faces")
         face_B = imageSize // depth
         for i in range(depth):
@@ -332,8 +337,7 @@ def glTextureSubImage3D(ctx, texture, level, xoffset, yoffset, zoffset, width, h
         if target != E.GL_TEXTURE_CUBE_MAP:
             return call(ctx, "glTexSubImage3D", target, level, xoffset, yoffset, zoffset, width,
                         height, depth, format, type, pixels)
-        check(zoffset >= 0 and depth >= 0 and zoffset + depth <= 6, E.GL_INVALID_VALUE,
-              "faces outside 0..5")
+        _check_faces(zoffset, depth)
         from driver.gl.pixels import image_size_B
         from driver.gl.pointers import as_bytes
         store = ctx.state.unpack
