@@ -340,7 +340,7 @@ def put_many(ptrs, c_types, values) -> None:
 # -- commands no rule captures ------------------------------------------------------
 def _active(kind):
     def active(ctx, program, index, bufSize, length, size, type_, name):
-        r = getattr(ctx, kind)(program, index)
+        r = call(getattr(ctx, kind), (program, index), (bufSize,))
         if r is None:
             return
         n = put(name, "GLchar", r[0], bufSize)
@@ -592,7 +592,7 @@ OVERRIDES = {
 
 
 def _tf_varying(ctx, program, index, bufSize, length, size, type_, name):
-    r = ctx.glGetTransformFeedbackVarying(program, index)
+    r = call(ctx.glGetTransformFeedbackVarying, (program, index), (bufSize,))
     if r is None:
         return
     n = put(name, "GLchar", r[0], bufSize)

@@ -36,6 +36,12 @@ def check(cond: bool, code: int, message: str = "") -> None:
         raise GLError(code, message)
 
 
+def check_buf_size(bufSize) -> None:
+    """The name and log queries (GL 4.6 sections 7.3.1, 7.13, 7.14, 11.1.2.1): a
+    negative bufSize is INVALID_VALUE. None = the Python caller gave no size."""
+    check(bufSize is None or bufSize >= 0, E.GL_INVALID_VALUE, "negative bufSize")
+
+
 def check_enum(value: int, allowed, message: str = "") -> None:
     if value not in allowed:
         shown = f"{value:#x}" if isinstance(value, int) else repr(value)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from driver.gallium import PipeShaderType
 from driver.gl import enums as E
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import check, check_buf_size, check_enum
 from driver.gl.objects import Namespace
 from driver.gl.programs import program_object, shader_object
 
@@ -244,8 +244,9 @@ class PipelineMixin:
         check_enum(pname, values)
         return [values[pname]]
 
-    def glGetProgramPipelineInfoLog(self, pipeline: int) -> str:
+    def glGetProgramPipelineInfoLog(self, pipeline: int, bufSize: int | None = None) -> str:
         self._sso()
+        check_buf_size(bufSize)
         return self._pipeline(pipeline).info_log
 
     def _stage_programs(self) -> dict:

@@ -18,7 +18,7 @@ from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import GL_COMPLETION_STATUS_KHR, es_has, parallel_compile
 from driver.gl.features.shading_language_include import includes_for
 from driver.gl.pointers import pack_into
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import check, check_buf_size, check_enum
 from driver.gl.glsl import (
     UniformLeaf, column_slot_B, compile_glsl, gl_type_enum, leaf_uniforms, std140_members, std140_size,
     type_slots,
@@ -492,10 +492,12 @@ class ProgramMixin:
         check_enum(pname, values)
         return [values[pname]]
 
-    def glGetShaderInfoLog(self, shader: int) -> str:
+    def glGetShaderInfoLog(self, shader: int, bufSize: int | None = None) -> str:
+        check_buf_size(bufSize)
         return shader_object(self, shader).info_log
 
-    def glGetShaderSource(self, shader: int) -> str:
+    def glGetShaderSource(self, shader: int, bufSize: int | None = None) -> str:
+        check_buf_size(bufSize)
         return shader_object(self, shader).source or ""
 
     def glReleaseShaderCompiler(self) -> None:
@@ -1244,7 +1246,8 @@ class ProgramMixin:
             return list(ls.local_size)
         return [values[pname]]
 
-    def glGetProgramInfoLog(self, program: int) -> str:
+    def glGetProgramInfoLog(self, program: int, bufSize: int | None = None) -> str:
+        check_buf_size(bufSize)
         return program_object(self, program).info_log
 
     def glValidateProgram(self, program: int) -> None:
@@ -1272,8 +1275,9 @@ class ProgramMixin:
         ls = self._linked(prog)
         return -1 if names_hidden(prog) else ls.frag_outputs.get(name, -1)
 
-    def glGetActiveAttrib(self, program: int, index: int):
+    def glGetActiveAttrib(self, program: int, index: int, bufSize: int | None = None):
         """Returns (name, size, type)."""
+        check_buf_size(bufSize)
         prog = program_object(self, program)
         ls = prog.linked_state
         attrs = _active_attributes(ls)
@@ -1330,8 +1334,9 @@ class ProgramMixin:
         v = values[pname]
         return list(v) if isinstance(v, tuple) else [v]
 
-    def glGetActiveUniform(self, program: int, index: int):
+    def glGetActiveUniform(self, program: int, index: int, bufSize: int | None = None):
         """Returns (name, size, type); array names end in "[0]"."""
+        check_buf_size(bufSize)
         prog = program_object(self, program)
         us = self._active_uniforms(prog.linked_state)
         check(0 <= index < len(us), E.GL_INVALID_VALUE, "index out of range")
@@ -1343,8 +1348,9 @@ class ProgramMixin:
             return (reported_name(prog, m.name), m.size, gl_type_enum(m.type))
         return (reported_name(prog, u.name), u.size, u.gl_type)
 
-    def glGetActiveUniformName(self, program: int, index: int) -> str:
+    def glGetActiveUniformName(self, program: int, index: int, bufSize: int | None = None) -> str:
         check(not self.api.es, E.GL_INVALID_OPERATION)
+        check_buf_size(bufSize)
         r = self.glGetActiveUniform(program, index)
         check(r is not None, E.GL_INVALID_VALUE)
         return r[0]
@@ -1555,8 +1561,9 @@ class ProgramMixin:
         check_enum(pname, values)
         return [values[pname]]
 
-    def glGetActiveUniformBlockName(self, program: int, index: int) -> str:
+    def glGetActiveUniformBlockName(self, program: int, index: int, bufSize: int | None = None) -> str:
         prog = program_object(self, program)
+        check_buf_size(bufSize)
         ls = self._linked(prog)
         ub = [b for b in ls.blocks if not b.is_storage]
         check(0 <= index < len(ub), E.GL_INVALID_VALUE)

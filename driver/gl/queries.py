@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from driver.gallium import PIPE_TIMEOUT_INFINITE, PipeFlush, PipeQueryType
 from driver.gl import enums as E
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import check, check_buf_size, check_enum
 from driver.gl.features.gl_spirv import reported_name
 from driver.gl.features.gles_ext import es_has
 from driver.gallium.defines import PipeStatistic
@@ -330,8 +330,9 @@ class QueryMixin:
         check(self.current_program is x.program, E.GL_INVALID_OPERATION, "program changed")
         x.paused = False
 
-    def glGetTransformFeedbackVarying(self, program: int, index: int):
+    def glGetTransformFeedbackVarying(self, program: int, index: int, bufSize: int | None = None):
         """Returns (name, size, type) of a captured varying (GL 4.6 section 11.1.2.1)."""
+        check_buf_size(bufSize)
         prog = program_object(self, program)
         ls = prog.linked_state
         entries = ls.tf_layout.varyings if ls is not None and ls.tf_layout is not None else ()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from driver.gl import enums as E
-from driver.gl.errors import check, check_enum
+from driver.gl.errors import check, check_buf_size, check_enum
 from driver.gl.features import context_method, entry_point
 from driver.gl.objects import program_object
 
@@ -144,6 +144,7 @@ def _sorted_functions(st: SubroutineStage) -> dict[int, str]:
 @entry_point
 def glGetActiveSubroutineName(ctx, program, shadertype, index, bufSize=None):
     st = _linked_stage(ctx, program, shadertype)
+    check_buf_size(bufSize)
     names = _sorted_functions(st)
     check(index in names, E.GL_INVALID_VALUE, f"no active subroutine {index}")
     return names[index]
@@ -152,6 +153,7 @@ def glGetActiveSubroutineName(ctx, program, shadertype, index, bufSize=None):
 @entry_point
 def glGetActiveSubroutineUniformName(ctx, program, shadertype, index, bufSize=None):
     st = _linked_stage(ctx, program, shadertype)
+    check_buf_size(bufSize)
     check(0 <= index < len(st.uniforms), E.GL_INVALID_VALUE, f"no active subroutine uniform {index}")
     u = st.uniforms[index]
     return u.name + ("[0]" if u.is_array else "")
