@@ -3,7 +3,8 @@
 `LIMITS` are the implementation limits that the shading language exposes as
 `gl_Max*` constants when no GL context says otherwise (standalone compiles,
 `shimgl compile`); they equal this driver's GL_MAX_* answers, which a test checks
-in every context type. A compile for a GL context runs inside
+in every context type. Its last entries have no constant (`_CONSTANTS` does not
+list them): the compile-time checks read them under the same naming. A compile for a GL context runs inside
 `use_limits(values)` (the context's GL_MAX_* values under their gl_Max* names,
 as Mesa passes ctx->Const to its compiler): the built-in constants and every
 compile-time check read `limits()`, and `limits_digest()` names them for the
@@ -118,6 +119,11 @@ LIMITS: dict[str, int | tuple[int, ...]] = {
     "gl_MaxTessEvaluationAtomicCounters": 4096,
     "gl_MaxTessControlAtomicCounterBuffers": 8,
     "gl_MaxTessEvaluationAtomicCounterBuffers": 8,
+    # limits GLSL has no constant for but the compile-time checks read (as Mesa's compiler
+    # reads ctx->Const): the block binding points a layout(binding) may name
+    # (GL_MAX_UNIFORM_BUFFER_BINDINGS and GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS of GL 4.6)
+    "gl_MaxUniformBufferBindings": 72,
+    "gl_MaxShaderStorageBufferBindings": 48,
 }
 
 _ACTIVE: ContextVar[Mapping[str, int | tuple[int, ...]] | None] = ContextVar("glsl_limits", default=None)

@@ -337,6 +337,34 @@ class QualifierRules:
         if inner is T.ATOMIC_UINT and self.version.es and "binding" not in var.layout:
             self.error(loc, "atomic counters require a binding")
 
+    def check_binding_range(self, t: T.GLSLType, block: str | None, binding: int, loc) -> None:
+        """A binding whose elements run past the binding points (as Mesa's compiler checks,
+        at compile time): a uniform or storage block, or an array of them, takes
+        ``binding`` .. ``binding + elements - 1`` of GL_MAX_UNIFORM_BUFFER_BINDINGS /
+        GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS; samplers of the combined texture image
+        units, images of GL_MAX_IMAGE_UNITS; atomic counters, whatever their array, name
+        one buffer binding, below GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS. `block` is the
+        kind of block ("uniform", "buffer") `t` is the (array) type of, None for a variable."""
+        elements = 1
+        while t.base == "array":
+            elements *= t.length or 1
+            t = t.element
+        if block is not None:
+            limit, what = (("gl_MaxShaderStorageBufferBindings", "shader storage buffer binding points")
+                           if block == "buffer" else
+                           ("gl_MaxUniformBufferBindings", "uniform buffer binding points"))
+        elif t is T.ATOMIC_UINT:
+            limit, what, elements = "gl_MaxAtomicCounterBindings", "atomic counter buffer bindings", 1
+        elif t.is_image:
+            limit, what = "gl_MaxImageUnits", "image units"
+        elif t.is_sampler:
+            limit, what = "gl_MaxCombinedTextureImageUnits", "texture image units"
+        else:
+            return
+        if binding + elements > limits()[limit]:
+            self.error(loc, f"layout(binding = {binding}) for {elements} element(s) exceeds the "
+                       f"maximum number of {what} ({limits()[limit]})")
+
     def check_variable_layout(self, var: Variable, layout: dict, loc) -> None:
         if not layout:
             return
@@ -382,6 +410,8 @@ class QualifierRules:
                 if not (storage == "uniform" and var.type.contains_opaque):
                     self.error(loc, "binding qualifier may only be used on opaque uniforms and "
                                "interface blocks")
+                else:
+                    self.check_binding_range(var.type, None, layout["binding"], loc)
             elif key == "component":
                 self.check_component(var, layout, loc)          # enhanced_layouts.py
             elif key in ("xfb_buffer", "xfb_offset", "xfb_stride"):
@@ -704,9 +734,13 @@ class QualifierRules:
             var = Variable(b.instance_name, t, storage=storage, scope="global", loc=b.loc,
                            layout=block_layout, memory=memory, block=b,
                            read_only=storage in ("uniform", "in") or "readonly" in memory)
+            if "binding" in block_layout and kind in ("uniform", "buffer"):
+                self.check_binding_range(t, kind, block_layout["binding"], b.loc)
             b.variable = var
             self.declare_variable(var, b.loc, global_scope=True)
         else:
+            if "binding" in block_layout and kind in ("uniform", "buffer"):
+                self.check_binding_range(bt, kind, block_layout["binding"], b.loc)
             for f in fields:
                 info = f.qualifiers
                 var = Variable(f.name, f.type, storage=storage, scope="global", loc=b.loc,
