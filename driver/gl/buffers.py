@@ -39,6 +39,15 @@ def mapped_not_persistent(buf) -> bool:
     return buf.mapped and not buf.map_access & E.GL_MAP_PERSISTENT_BIT
 
 
+def range_mapped_not_persistent(buf, offset: int, size: int) -> bool:
+    """Whether bytes ``offset`` .. ``offset + size`` of ``buf`` intersect a mapping without
+    MAP_PERSISTENT_BIT (glMapBuffer's is the whole buffer): what glClearBufferSubData and
+    glInvalidateBufferSubData refuse (GL 4.6 sections 6.3.3 and 6.5: "any part of the
+    specified range"), so the unmapped rest of a mapped buffer may be cleared."""
+    return mapped_not_persistent(buf) and offset < buf.map_offset + buf.map_length \
+        and buf.map_offset < offset + size
+
+
 def unpack_buffer_read(ctx, offset, size: int) -> bytes | None:
     """``size`` bytes at byte ``offset`` of the bound PIXEL_UNPACK buffer, or None when
     none is bound (the pointer is client memory then). GL 4.6 section 8.4.4.1 (and GL 2.1

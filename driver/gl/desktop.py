@@ -15,7 +15,7 @@ import layout
 
 from driver.gallium import Box, PipeMap
 from driver.gl import enums as E
-from driver.gl.buffers import mapped_not_persistent
+from driver.gl.buffers import range_mapped_not_persistent
 from driver.gl.errors import GLError, check, check_enum
 from driver.gl.features.gl_spirv import names_hidden
 from driver.gl.features.gles_ext import es_has
@@ -412,10 +412,7 @@ class DesktopMixin:
         buf = self.buffers.get(buffer)
         check(buf is not None, E.GL_INVALID_VALUE, "not a buffer")
         check(offset >= 0 and length >= 0 and offset + length <= buf.size, E.GL_INVALID_VALUE)
-        # only a range that intersects a non-persistent mapping is refused (the whole
-        # buffer for glMapBuffer, whose mapping is the buffer)
-        overlaps = buf.mapped and offset < buf.map_offset + buf.map_length and buf.map_offset < offset + length
-        check(not overlaps or buf.map_access & E.GL_MAP_PERSISTENT_BIT, E.GL_INVALID_OPERATION,
+        check(not range_mapped_not_persistent(buf, offset, length), E.GL_INVALID_OPERATION,
               "range intersects the mapped range")
 
     # Invalidating a texture's contents is a hint the GPU gains nothing from (no
@@ -467,7 +464,8 @@ class DesktopMixin:
         el = info.texel_buffer_B
         check(offset >= 0 and size >= 0 and offset % el == 0 and size % el == 0, E.GL_INVALID_VALUE)
         check(offset + size <= buf.size, E.GL_INVALID_VALUE)
-        check(not mapped_not_persistent(buf), E.GL_INVALID_OPERATION)
+        check(not range_mapped_not_persistent(buf, offset, size), E.GL_INVALID_OPERATION,
+              "range intersects the mapped range")
         if data is None:
             value = bytes(el)
         else:

@@ -154,6 +154,26 @@ def test_clear_buffer_data(core):
     expect(core, E.GL_INVALID_VALUE)                       # misaligned
 
 
+def test_clear_buffer_sub_data_beside_a_mapped_range(core):
+    """GL 4.6 section 6.3.3: only a range that intersects the mapping is refused, so the
+    unmapped half of a mapped buffer may be cleared, and unmapping keeps both halves."""
+    (b,) = core.glGenBuffers(1)
+    core.glBindBuffer(E.GL_ARRAY_BUFFER, b)
+    core.glBufferData(E.GL_ARRAY_BUFFER, 16, None, E.GL_STATIC_DRAW)
+    mapped = core.glMapBufferRange(E.GL_ARRAY_BUFFER, 0, 8, E.GL_MAP_WRITE_BIT)
+    np.frombuffer(mapped, np.float32)[:] = [7.0, 8.0]
+    value = np.array([2.5], np.float32)
+    core.glClearBufferSubData(E.GL_ARRAY_BUFFER, E.GL_R32F, 8, 8, E.GL_RED, E.GL_FLOAT, value)
+    expect(core, E.GL_NO_ERROR)
+    core.glClearBufferSubData(E.GL_ARRAY_BUFFER, E.GL_R32F, 4, 8, E.GL_RED, E.GL_FLOAT, value)
+    expect(core, E.GL_INVALID_OPERATION)                   # bytes 4..8 are mapped
+    core.glClearBufferData(E.GL_ARRAY_BUFFER, E.GL_R32F, E.GL_RED, E.GL_FLOAT, value)
+    expect(core, E.GL_INVALID_OPERATION)                   # the whole buffer includes them
+    assert core.glUnmapBuffer(E.GL_ARRAY_BUFFER)
+    got = np.frombuffer(bytes(core.buffers.get(b).resource.storage), np.float32)
+    assert list(got) == [7.0, 8.0, 2.5, 2.5]
+
+
 CS = """#version 430
 layout(local_size_x = 4) in;
 layout(std430, binding = 3) buffer Data { float a[3]; vec3 v; mat2 m; } data;
