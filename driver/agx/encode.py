@@ -1110,6 +1110,13 @@ def _encode_one(ctx, info: DrawInfo, d, indirect_record=None) -> None:
         # that batch half-way through this draw's encoding, so it is submitted first
         ctx.stats["flushes_for_hazards"] += 1
         ctx._flush_batch(index_res.writer)
+    if indirect_record is not None and indirect_record[0].writer is not None \
+            and indirect_record[0].writer is ctx.batches.get(ctx.fb):
+        # the VDM reads an indirect record as it walks the control stream, before the
+        # batch's earlier draws are shaded: records this batch wrote (transform feedback
+        # captured into them) exist only once it is submitted, so it is submitted first
+        ctx.stats["flushes_for_hazards"] += 1
+        ctx._flush_batch(indirect_record[0].writer)
     batch = ctx.render_batch()
     vs_cso, fs_cso = ctx.shaders[S.VERTEX], ctx.shaders[S.FRAGMENT]
     assert vs_cso is not None, "no vertex shader bound"
