@@ -215,9 +215,8 @@ class Batch:
     no_store: set = field(default_factory=set)      # ... after the draws: nothing to store
     zs_access: int = 0                              # PipeClear.DEPTH/STENCIL: planes some draw tests (reads and writes)
     usc_cache: dict = field(default_factory=dict)   # USC words content -> address (this batch's pools)
-    ppp_cache: dict = field(default_factory=dict)   # draw state -> PPP members; ("state", bytes) -> (address, words)
+    ppp_cache: dict = field(default_factory=dict)   # (PPP entry, fs words) / ("state", bytes) -> (address, words)
     index_cache: dict = field(default_factory=dict)  # a non-indexed quad/adjacency range -> its triangle list's upload
-    fragment_keys: dict = field(default_factory=dict)  # the state encode.fragment_key reads -> its key
 
     def __post_init__(self):
         dev = self.ctx.device

@@ -82,6 +82,57 @@ _FUNCS = {PipeBlendFunc.ADD: "add", PipeBlendFunc.SUBTRACT: "subtract",
 _ALPHA = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"]
 
 
+# ----------------------------------------------------------------------------- draw memos
+
+class _Memo:
+    """A dict of at most ``MAX`` entries (emptied when full) and its last hit, checked
+    first by ``==``: a tuple of the same objects compares equal without calling their
+    ``__eq__`` or hashing them (as a dict lookup does, a Python call per state object)."""
+
+    MAX = 64
+    __slots__ = ("last_key", "last", "table")
+
+    def __init__(self):
+        self.last_key, self.last, self.table = None, None, {}
+
+    def get(self, key):
+        if key == self.last_key:
+            return self.last
+        hit = self.table.get(key)
+        if hit is not None:
+            self.last_key, self.last = key, hit
+        return hit
+
+    def put(self, key, value):
+        if len(self.table) >= self.MAX:
+            self.table.clear()
+        self.table[key] = self.last = value
+        self.last_key = key
+        return value
+
+
+class DrawMemos:
+    """What a context's draws derive from bound state alone, kept across batches (a
+    frame of one draw is a batch of its own: a batch's memos would never see its state
+    again): the fragment key (``fragment_key``; the framebuffer fixes the tile layout it
+    reads), the PPP state (``_PppEntry``) and the USC words around the uniforms of a
+    shader without descriptor tables (``usc_words``). Keys are the state objects
+    (frozen) and the ids of variants their values hold."""
+
+    __slots__ = ("fragment", "ppp", "frames")
+
+    def __init__(self):
+        self.fragment, self.ppp, self.frames = _Memo(), _Memo(), _Memo()
+
+
+def draw_memos(ctx) -> DrawMemos:
+    """The context's ``DrawMemos`` (made on its first draw)."""
+    memos = ctx.__dict__.get("draw_memos")
+    if memos is None:
+        memos = ctx.__dict__["draw_memos"] = DrawMemos()
+    return memos
+
+
 # ----------------------------------------------------------------------------- keys
 
 def fragment_key(ctx, batch) -> ShaderKey:
@@ -674,8 +725,14 @@ def _sampler_lod_parameters(ctx, sh: AgxShader, stage, sampler: int) -> np.ndarr
 
 def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
     """Texture and sampler tables (descriptor i = compiler slot i; images at IMAGE_DESCRIPTOR_BASE + i)."""
-    tmap = sh.info.get("texture_map") or {i: i for i in range(sh.textures)}
-    images = sh.info.get("image_units", {})
+    info = sh.info
+    tmap = info.get("texture_map")
+    images = info.get("image_units")
+    if not (tmap or sh.textures or images) and not (stage == PipeShaderType.FRAGMENT and batch.fb is not None
+                                                   and _batch_spilled(batch)):
+        return b"", b"", False          # (no descriptor at all)
+    tmap = tmap or {i: i for i in range(sh.textures)}
+    images = images or {}
     views, samplers = ctx.views[stage], ctx.samplers[stage]
     n = max(list(tmap) + [-1]) + 1
     texs, samps, extended = [], [], False
@@ -722,7 +779,16 @@ def _spilled_render_targets(batch, texs: list) -> None:
     """The image views of the batch's spilled render targets (tilebuffer.RTSlot.spilled)
     at the fragment shader's image slots SPILLED_RT_IMAGE_BASE + i, where the
     blend lowering reads and writes them."""
-    spilled = batch.usc_cache.get("spilled")      # (descriptor index, view) of each, once per batch
+    for at, view in _batch_spilled(batch):
+        while len(texs) <= at:
+            texs.append(bytes(P.TEXTURE_DESC_B))
+        texs[at] = view
+
+
+def _batch_spilled(batch) -> tuple:
+    """(descriptor index, view) of each of a render batch's spilled render targets,
+    once per batch."""
+    spilled = batch.usc_cache.get("spilled")
     if spilled is None:
         from compiler.backend import IMAGE_DESCRIPTOR_BASE
         from compiler.keys import SPILLED_RT_IMAGE_BASE
@@ -730,10 +796,7 @@ def _spilled_render_targets(batch, texs: list) -> None:
             (IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i, batch.surface_view(s))
             for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs))
             if slot is not None and slot.spilled)
-    for at, view in spilled:
-        while len(texs) <= at:
-            texs.append(bytes(P.TEXTURE_DESC_B))
-        texs[at] = view
+    return spilled
 
 
 #: the per-draw packets whose integer fields (addresses, sizes) are all that changes
@@ -754,23 +817,35 @@ def _vdm_state(output_count_words: int):
     return hit
 
 
-def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict | None = None) -> int:
+def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: tuple = ()) -> int:
     """The USC words of a shader with its bindings; returns their address. Identical
     words (same variant, uniform values and tables) are uploaded once per batch, and
     the words around the uniform ones (shader, tables, varyings, fragment, end) are
     packed, and their tables uploaded, once per batch, variant, tables and fragment
-    fields: a draw that changed a uniform value uploads its registers and packs its
-    USC_UNIFORM words only."""
+    fields (``fragment``: USC_FRAGMENT's, sorted (name, value) pairs) - across batches
+    when there are no tables: a draw that changed a uniform value uploads its
+    registers and packs its USC_UNIFORM words only."""
     halves = build_uniforms(ctx, batch, sh, stage, attributes)
     texs, samps, extended = _tables(ctx, batch, sh, stage)
-    frame = (id(sh), int(stage), texs, samps, tuple(sorted(fragment.items())) if fragment else ())
+    frame = (id(sh), int(stage), texs, samps, fragment)
     key = (frame, halves)
     cached = batch.usc_cache.get(key)
     if cached is not None:
         return cached
     around = batch.usc_cache.get(frame)
     if around is None:
-        around = batch.usc_cache[frame] = _usc_frame(ctx, batch, sh, texs, samps, extended, fragment)
+        if texs or samps:       # (the tables are uploaded into the batch's pool)
+            around = _usc_frame(ctx, batch, sh, texs, samps, extended, fragment)
+        else:                   # nothing of the batch's: kept across batches, but the code's reference
+            code = sh.code_bo(ctx.device)
+            frames = draw_memos(ctx).frames
+            hit = frames.get(frame)
+            if hit is None or hit[1] is not code:
+                hit = frames.put(frame, (sh, code, _usc_frame(ctx, batch, sh, texs, samps, extended, fragment)))
+            else:
+                batch.keep(code)
+            around = hit[2]
+        batch.usc_cache[frame] = around
     head, tail = around
     words = [head]
     if halves:
@@ -785,7 +860,7 @@ def usc_words(ctx, batch, sh: AgxShader, stage, attributes=None, fragment: dict 
 
 
 def _usc_frame(ctx, batch, sh: AgxShader, texs: bytes, samps: bytes, extended: bool,
-               fragment: dict | None) -> tuple[bytes, bytes]:
+               fragment: tuple) -> tuple[bytes, bytes]:
     """(the words before the USC_UNIFORM words, the words after them) of ``usc_words``:
     USC_SHADER; then the texture and sampler tables (uploaded here), shared memory,
     varyings, the fragment fields and USC_END."""
@@ -810,7 +885,7 @@ def _usc_frame(ctx, batch, sh: AgxShader, texs: bytes, samps: bytes, extended: b
         words.append(packed("USC_VARYINGS", output_count_words=sh.output_count_words))
     if sh.stage == "fragment":
         words.append(packed("USC_VARYINGS", cf_count=max(sh.cf_count, 1)))
-        words.append(packed("USC_FRAGMENT", **(fragment or {})))
+        words.append(packed("USC_FRAGMENT", **dict(fragment)))
     words.append(packed("USC_END"))
     return head, b"".join(words)
 
@@ -1161,11 +1236,12 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     then zero)."""
     mode = info.mode
     vs = vs_cso.variant(_robust(ctx, vertex_key(ctx, vs_cso, capture=capture)))
-    # the fragment key, once per batch and state it reads (the batch fixes the tile layout)
+    memos = draw_memos(ctx)
+    # the fragment key, once per state it reads (the framebuffer fixes the tile layout)
     fstate = (ctx.fb, ctx.blend, ctx.dsa, ctx.rast, ctx.min_samples)
-    fkey = batch.fragment_keys.get(fstate)
+    fkey = memos.fragment.get(fstate)
     if fkey is None:
-        fkey = batch.fragment_keys[fstate] = fragment_key(ctx, batch)
+        fkey = memos.fragment.put(fstate, fragment_key(ctx, batch))
     if "gl_PrimitiveID" in vs.info.get("varyings", {}):
         # the vertex program passes a geometry stage's gl_PrimitiveID on: the fragment stage reads
         # that varying instead of the rasteriser's primitive index
@@ -1278,22 +1354,21 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
         if fs is not None else ())
     fs_words = None
     if fs is not None:
-        fragment = dict(writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
-                        discards=fs.discards, early_z=early_z(fs),
-                        # GL 4.6 section 14.3.1: with multisampling off, a fragment is one pixel
-                        # (gl_SampleID 0), even for a program that reads gl_SampleID
-                        per_sample=fs.per_sample and ctx.rast.multisample,
-                        post_depth_coverage=bool(fs.info.get("post_depth_coverage")))
-        fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=fragment)
-    occ = [(q.slot, q.type) for q in ctx.counting_queries if q.slot is not None]
-    # the PPP state's members, packed once per batch and state, but the fragment
-    # shader's pipeline (new words whenever a uniform changes): added per draw
+        fs_words = usc_words(ctx, batch, fs, S.FRAGMENT, fragment=_fragment_fields(fs, ctx.rast.multisample))
+    occ = tuple([(q.slot, q.type) for q in ctx.counting_queries if q.slot is not None])
+    # the PPP state's members, packed once per state (the entry holds vs and fs: their
+    # ids stay theirs), but the fragment shader's pipeline (new words whenever a uniform
+    # changes) and CF bindings (uploaded once per batch): added per draw
     state_key = (ctx.fb, ctx.rast, ctx.dsa, ctx.blend, ctx.viewport, ctx.scissor, ctx.stencil_ref, ctx.sample_mask,
-                 ctx.min_samples, id(vs), id(fs), cf, tuple(occ))
-    members = batch.ppp_cache.get(state_key)
-    if members is None:
-        members = batch.ppp_cache[state_key] = _ppp_members(ctx, batch, vs, fs, cf)
-    ppp = _ppp_upload(batch, members, fs_words)
+                 ctx.min_samples, id(vs), id(fs), cf, occ)
+    entry = memos.ppp.get(state_key)
+    if entry is None:
+        entry = memos.ppp.put(state_key, _ppp_entry(ctx, vs, fs, cf))
+    if occ:
+        if not batch.occlusion_va:
+            batch.occlusion_va = ctx.occlusion_bo.va
+        batch.keep(ctx.occlusion_bo)
+    ppp = _ppp_upload(batch, entry, fs_words)
     vs_words = usc_words(ctx, batch, vs, S.VERTEX, attributes)
     stats_va = ctx.statistics_va()
     if stats_va != getattr(batch, "statistics_va", 0):   # the VDM keeps it for the following draws
@@ -1316,6 +1391,22 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     batch.vdm += packed("VDM_INDEX_LIST", **draw)
     batch.draws += 1
     batch.zs_access |= _zs_access(ctx)
+
+
+def _fragment_fields(fs: AgxShader, multisample: bool) -> tuple:
+    """The USC_FRAGMENT fields of a fragment variant as sorted (name, value) pairs, kept
+    on the variant per ``multisample`` (the rasterizer's)."""
+    memo = fs.__dict__.setdefault("_fragment_fields", {})
+    hit = memo.get(multisample)
+    if hit is None:
+        hit = memo[multisample] = tuple(sorted(dict(
+            writes_depth=fs.writes_depth, writes_sample_mask=fs.writes_sample_mask,
+            discards=fs.discards, early_z=early_z(fs),
+            # GL 4.6 section 14.3.1: with multisampling off, a fragment is one pixel
+            # (gl_SampleID 0), even for a program that reads gl_SampleID
+            per_sample=fs.per_sample and multisample,
+            post_depth_coverage=bool(fs.info.get("post_depth_coverage"))).items()))
+    return hit
 
 
 def _linked_bindings(vs: AgxShader, fs: AgxShader, flat_shade: bool, sprite_coords: int) -> tuple:
@@ -1357,10 +1448,44 @@ def _zs_access(ctx) -> int:
     return (PipeClear.DEPTH if depth else 0) | (PipeClear.STENCIL if stencil else 0)
 
 
-def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
-    """The PPP state of a draw as its packed members (name -> bytes), but the
-    fragment shader's: its fields without ``pipeline`` (a dict; ``_ppp_upload``
-    packs it with the draw's USC words)."""
+class _PppEntry:
+    """The PPP state of one draw state (``_ppp_entry``), kept across batches: ``whole``,
+    the packed state of a draw without a fragment shader; else ``cf`` (the CF binding
+    words, uploaded once per batch), ``fs_packer`` (the fragment_shader member of the
+    USC words' and the CF bindings' addresses) and ``around`` (the packed words before
+    and after that member). Holds the variants whose ids its key names."""
+
+    __slots__ = ("vs", "fs", "whole", "cf", "fs_packer", "around")
+
+
+def _ppp_entry(ctx, vs: AgxShader, fs: AgxShader | None, cf) -> _PppEntry:
+    """The ``_PppEntry`` of the draw state: ``_ppp_members`` packed."""
+    members, cf_words = _ppp_members(ctx, vs, fs, cf)
+    entry = _PppEntry()
+    entry.vs, entry.fs, entry.cf = vs, fs, cf_words
+    if fs is None:
+        entry.whole, entry.fs_packer, entry.around = packed(P.PPP_STATE, **members), None, None
+        return entry
+    member = P.PPP_STATE.members["fragment_shader"]
+    entry.whole = None
+    entry.fs_packer = packer(member, "pipeline", "cf_bindings", **members.pop("fragment_shader"))
+    whole = packed(P.PPP_STATE, **members, fragment_shader=bytes(member.size_B))
+    at = P.PPP_STATE.header.size_B
+    for name, packet in P.PPP_STATE.members.items():
+        if name == "fragment_shader":
+            break
+        if name in members:
+            at += packet.size_B
+    entry.around = (whole[:at], whole[at + member.size_B:])
+    return entry
+
+
+def _ppp_members(ctx, vs: AgxShader, fs: AgxShader | None, cf) -> tuple[dict, bytes | None]:
+    """(the PPP state of a draw as its packed members (name -> bytes), but the
+    fragment shader's: its fields without ``pipeline`` and ``cf_bindings`` (a dict;
+    ``_ppp_upload`` packs it with the draw's USC words and the bindings' address);
+    the CF binding words, None without a fragment shader). Reads the state only:
+    the batch's side of occlusion queries is ``_encode_draw``'s."""
     fb, rast, dsa = ctx.fb, ctx.rast, ctx.dsa
     vp = ctx.viewport
     (sx, sy, sz), (tx, ty, tz) = vp.scale, vp.translate
@@ -1405,7 +1530,10 @@ def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
         body = b"".join(packed("CF_BINDING", components=b.components, shade_model=P.ShadeModel[b.shade_model],
                                source=P.CoefficientSource[b.source], base_slot=b.base_slot, base_cf=b.base_cf)
                         for b in cf)
-        m["fragment_shader"] = dict(cf_bindings=batch.pool.upload(hdr + body, 16), cf_binding_count=len(cf))
+        cf_words = hdr + body
+        m["fragment_shader"] = dict(cf_binding_count=len(cf))
+    else:
+        cf_words = None
     zs = fb.zsbuf
     planes = zs.resource.planes if zs is not None else {}
     depth_on = dsa.depth_enabled and "depth" in planes
@@ -1429,50 +1557,32 @@ def _ppp_members(ctx, batch, vs: AgxShader, fs: AgxShader | None, cf) -> dict:
         q = occ[0]
         mode = P.VisibilityMode.COUNTING if q.type == PipeQueryType.OCCLUSION_COUNTER else P.VisibilityMode.BOOLEAN
         m["occlusion"] = dict(mode=mode, index=q.slot)
-        if not batch.occlusion_va:
-            batch.occlusion_va = ctx.occlusion_bo.va
-        batch.keep(ctx.occlusion_bo)
     else:
         m["occlusion"] = dict(mode=P.VisibilityMode.NONE)
     return {name: fields if name == "fragment_shader" else packed(P.PPP_STATE.members[name], **fields)
-            for name, fields in m.items()}
+            for name, fields in m.items()}, cf_words
 
 
-def _ppp_upload(batch, members: dict, fs_words) -> tuple[int, int]:
-    """The PPP state of ``_ppp_members`` with the fragment shader's USC words at
-    ``fs_words``, uploaded once per batch and distinct bytes; (address, size in words).
-    ``members`` is the batch's own entry (kept while the batch lives), so a draw that
-    changed nothing finds its upload by the entry's identity and ``fs_words``."""
-    again = ("upload", id(members), fs_words)
+def _ppp_upload(batch, entry: _PppEntry, fs_words) -> tuple[int, int]:
+    """The PPP state of ``entry`` with the fragment shader's USC words at ``fs_words``,
+    uploaded once per batch and distinct bytes; (address, size in words). A draw that
+    changed nothing finds its upload by the entry (its identity: the batch's keys hold
+    it) and ``fs_words``."""
+    again = (entry, fs_words)
     hit = batch.ppp_cache.get(again)
-    if hit is not None:
-        return hit
-    hit = batch.ppp_cache[again] = _ppp_pack_upload(batch, members, fs_words)
+    if hit is None:
+        hit = batch.ppp_cache[again] = _ppp_pack_upload(batch, entry, fs_words)
     return hit
 
 
-def _ppp_pack_upload(batch, members: dict, fs_words) -> tuple[int, int]:
-    fs = members.get("fragment_shader")
-    if fs is None:
-        state = packed(P.PPP_STATE, **members)
+def _ppp_pack_upload(batch, entry: _PppEntry, fs_words) -> tuple[int, int]:
+    if entry.fs_packer is None:
+        state = entry.whole
     else:
-        # the words before and after the fragment shader's member, packed once per entry
-        member = P.PPP_STATE.members["fragment_shader"]
-        fs_packer = batch.ppp_cache.get(("fs packer", id(members)))
-        if fs_packer is None:      # (the member's other fields are the entry's: fixed)
-            fs_packer = batch.ppp_cache[("fs packer", id(members))] = packer(member, "pipeline", **fs)
-        fs_bytes = fs_packer(fs_words)
-        around = batch.ppp_cache.get(("around", id(members)))
-        if around is None:
-            whole = packed(P.PPP_STATE, **{**members, "fragment_shader": fs_bytes})
-            at = P.PPP_STATE.header.size_B
-            for name, packet in P.PPP_STATE.members.items():
-                if name == "fragment_shader":
-                    break
-                if name in members:
-                    at += packet.size_B
-            around = batch.ppp_cache[("around", id(members))] = (whole[:at], whole[at + member.size_B:])
-        state = b"".join((around[0], fs_bytes, around[1]))
+        cf_va = batch.ppp_cache.get(entry)          # the CF bindings, once per batch and entry
+        if cf_va is None:
+            cf_va = batch.ppp_cache[entry] = batch.pool.upload(entry.cf, 16)
+        state = b"".join((entry.around[0], entry.fs_packer(fs_words, cf_va), entry.around[1]))
     key = ("state", state)
     hit = batch.ppp_cache.get(key)
     if hit is None:

@@ -124,22 +124,25 @@ class _Packer:
 
     def __call__(self, *values) -> bytes:
         template = self.template
-        if not template or len(values) != len(self.names) or any(type(v) is not int for v in values):
-            if len(values) != len(self.names):
-                raise TypeError(f"{self.what}: {len(self.names)} values expected ({self.names}), got {len(values)}")
-            fields = dict(self.fixed, **dict(zip(self.names, values)))
-            if template is None and all(type(v) is int for v in values):
-                raw, self.template = _template_of(self.what, fields, self.names)
-                self.template = self.template or False
-                return raw
-            return packed(self.what, **fields)
-        bits, encoders, size_B, name = template
-        for value, (_, start, shift, minus, lo, hi, f) in zip(values, encoders):
-            if shift is not None and lo <= (v := value - minus) and not v & shift[0] and (v := v >> shift[1]) < hi:
-                bits |= (v & shift[2]) << start
-            else:                        # a log2, enum or bool field, or a value out of range: raises
-                bits |= f.encode(value, name) << start
-        return bits.to_bytes(size_B, "little")
+        if template and len(values) == len(self.names):
+            bits, encoders, size_B, name = template
+            for value, (_, start, shift, minus, lo, hi, f) in zip(values, encoders):
+                if type(value) is not int:
+                    break                # (packed below)
+                if shift is not None and lo <= (v := value - minus) and not v & shift[0] and (v := v >> shift[1]) < hi:
+                    bits |= (v & shift[2]) << start
+                else:                    # a log2, enum or bool field, or a value out of range: raises
+                    bits |= f.encode(value, name) << start
+            else:
+                return bits.to_bytes(size_B, "little")
+        if len(values) != len(self.names):
+            raise TypeError(f"{self.what}: {len(self.names)} values expected ({self.names}), got {len(values)}")
+        fields = dict(self.fixed, **dict(zip(self.names, values)))
+        if template is None and all(type(v) is int for v in values):
+            raw, self.template = _template_of(self.what, fields, self.names)
+            self.template = self.template or False
+            return raw
+        return packed(self.what, **fields)
 
 
 def _template_of(what, fields: dict, names: tuple) -> tuple[bytes, tuple | None]:

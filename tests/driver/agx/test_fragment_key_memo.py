@@ -1,7 +1,7 @@
-"""The fragment variant's key is derived once per batch and per state it reads
-(framebuffer, blend, depth-stencil-alpha, rasterizer, sample shading): draws of a
-batch with the same state share it, and a draw after a state change in the same
-batch gets the key of its own state."""
+"""The fragment variant's key is derived once per state it reads (framebuffer,
+blend, depth-stencil-alpha, rasterizer, sample shading; kept by the context,
+encode.DrawMemos): draws with the same state share it, and a draw after a state
+change in the same batch gets the key of its own state."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_a_batchs_draws_share_the_key_until_blend_alpha_test_or_mask_changes(mon
     ctx.glColorMask(True, True, True, True)
     _quad(ctx, 0.5, 1, (1, 1, 1, 1))                   # column 3: white, the first key's state again
     batch = ctx.pipe.render_batch()
-    assert batch.draws == 8 and len(batch.fragment_keys) == 4 and len(calls) == 4
+    assert batch.draws == 8 and len(encode.draw_memos(ctx.pipe).fragment.table) == 4 and len(calls) == 4
     img = np.frombuffer(ctx.glReadPixels(0, 0, 8, 8, E.GL_RGBA, E.GL_UNSIGNED_BYTE), np.uint8).reshape(8, 8, 4)
     want = [[255, 255, 0, 255], [255, 0, 0, 255], [255, 0, 255, 255], [255, 255, 255, 255]]
     for col, rgba in enumerate(want):

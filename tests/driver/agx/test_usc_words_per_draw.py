@@ -70,15 +70,21 @@ def test_uniform_only_draws_share_their_frames_and_each_shows_its_values(monkeyp
     ctx.destroy()
 
 
-def test_usc_words_read_back_decode_as_a_full_pack(monkeypatch):
+def spy_usc_words(monkeypatch) -> list:
+    """(batch, variant, address) of every ``encode.usc_words`` call from now on."""
     seen = []
     real = encode.usc_words
 
-    def spy(ctx, batch, sh, stage, attributes=None, fragment=None):
+    def spy(ctx, batch, sh, stage, attributes=None, fragment=()):
         va = real(ctx, batch, sh, stage, attributes, fragment)
         seen.append((batch, sh, va))
         return va
     monkeypatch.setattr(encode, "usc_words", spy)
+    return seen
+
+
+def test_usc_words_read_back_decode_as_a_full_pack(monkeypatch):
+    seen = spy_usc_words(monkeypatch)
     ctx = context(8, 8)
     offset, colour = _setup(ctx)
     for i in range(3):
