@@ -81,6 +81,9 @@ MAX_PIECE_DRAWS = 1 << 16
 MAX_WHOLE_DRAW = 1 << 22
 # vertices x instances of one GL draw: beyond, GL_OUT_OF_MEMORY
 MAX_VERTEX_INVOCATIONS = MAX_PIECE_DRAWS * MAX_DRAW_PIECE
+# the largest vertex index of an array draw: gl_VertexID is a GLint (and the VDM's base
+# vertex a signed 32-bit field); first + count - 1 beyond it is GL_INVALID_VALUE
+MAX_ARRAY_VERTEX_INDEX = (1 << 31) - 1
 
 
 def _state_builtins() -> frozenset:
@@ -274,6 +277,8 @@ class DrawMixin:
     def _draw_arrays(self, mode, first, count, instances, base_instance) -> None:
         check(first >= 0, E.GL_INVALID_VALUE, "negative first")
         self.validate_draw(mode, count, instances)
+        check(count <= 0 or first + count - 1 <= MAX_ARRAY_VERTEX_INDEX, E.GL_INVALID_VALUE,
+              f"first {first} + count {count} - 1 is past the largest vertex index {MAX_ARRAY_VERTEX_INDEX}")
         self._check_feedback_space(mode, count, instances)
         if count == 0 or instances == 0:
             return

@@ -109,3 +109,34 @@ def test_an_instanced_draw_above_the_piece_size_keeps_instance_ids(monkeypatch, 
         # 25 points of instance k: a 5x5 block of pixels at x = 8k.., y = 0..4
         expected[0:5, 8 * k:8 * k + 5] = [round((k + 1) / 4 * 255), per_instance[k // 2], 0, 255]
     np.testing.assert_array_equal(got.reshape(32, 32, 4), expected)
+
+
+@pytest.mark.parametrize("call", ["arrays", "multi", "ibm"])
+def test_an_array_draw_past_the_largest_vertex_index_is_invalid_value(monkeypatch, call):
+    """first + count - 1 must be a GLint (gl_VertexID): past 2^31 - 1 the draw is
+    GL_INVALID_VALUE and draws nothing. Before, a draw split into pieces packed a
+    piece's start of 2^31 or more into the VDM's signed base-vertex field: an
+    internal error. The last index exactly 2^31 - 1 is still a valid draw."""
+    monkeypatch.setattr(draws, "MAX_DRAW_PIECE", 8)
+    api = "compat" if call == "ibm" else "gles3"
+    with driver.Context(api, 16, 16) as ctx:
+        g = ctx.gl
+        g.glBindVertexArray(g.glGenVertexArrays(1)[0])
+        use_program(g, VS[api] + BODY, FS[api])
+        g.glClearColor(0, 0, 0, 0)
+        g.glClear(E.GL_COLOR_BUFFER_BIT)
+        top = (1 << 31) - 1
+
+        def draw(first, count):
+            if call == "arrays":
+                g.glDrawArrays(E.GL_POINTS, first, count)
+            elif call == "multi":
+                g.glMultiDrawArraysEXT(E.GL_POINTS, [0, first], [1, count], 2)
+            else:
+                g.glMultiModeDrawArraysIBM([E.GL_POINTS], [first], [count], 1, 4)
+
+        draw(top - 20, 30)                          # last index 2^31 + 8
+        expect(g, E.GL_INVALID_VALUE)
+        draw(top - 20, 21)                          # last index 2^31 - 1: a draw
+        expect(g, E.GL_NO_ERROR)
+        assert g.internal_errors == []
