@@ -1418,6 +1418,9 @@ class AgxContext(PipeContext):
     def render_condition(self, query, condition: bool, wait: bool) -> None:
         self.render_cond = None if query is None else (query, condition, wait)
 
+    def render_condition_mem(self, resource, offset_B: int, condition: bool) -> None:
+        self.render_cond = ((resource, offset_B), condition, True)
+
     def _render_condition_passes(self) -> bool:
         """Conditional rendering decided on the CPU from the query's result, as Mesa's
         asahi does (agx_render_condition_check): the hardware has no predicated draws.
@@ -1425,7 +1428,12 @@ class AgxContext(PipeContext):
         if self.render_cond is None:
             return True
         query, condition, wait = self.render_cond
-        result = self.get_query_result(query, wait)
+        if isinstance(query, tuple):            # render_condition_mem: a word in a buffer
+            from driver.gallium import buffer_read
+            resource, offset_B = query
+            result = struct.unpack("<I", buffer_read(self, resource, offset_B, 4))[0]
+        else:
+            result = self.get_query_result(query, wait)
         if result is None:
             return True
         return bool(result) != bool(condition)

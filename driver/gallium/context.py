@@ -300,6 +300,12 @@ class PipeContext(abc.ABC):
         """Skip later draws/clears/blits when query's result == condition
         (None: render unconditionally)."""
 
+    @abc.abstractmethod
+    def render_condition_mem(self, resource: PipeResource, offset_B: int, condition: bool) -> None:
+        """Skip later draws/clears/blits when (the 32-bit word at `offset_B` of buffer
+        `resource` != 0) == condition (Gallium's render_condition_mem); render_condition(None,
+        ...) ends it."""
+
     def set_device_reset_callback(self, callback) -> None:
         """`callback(status: PipeResetStatus)` is called once when the driver sees that a
         GPU reset hit this context (possibly from another thread); None: no callback."""

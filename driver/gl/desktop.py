@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import math
+import struct
 
 import numpy as np
 
 import layout
 
-from driver.gallium import Box, PipeMap
+from driver.gallium import Box, PipeBind, PipeFormat, PipeMap, PipeTextureTarget, PipeUsage, ResourceTemplate
 from driver.gl import enums as E
 from driver.gl.buffers import range_mapped_not_persistent
 from driver.gl.errors import GLError, check, check_enum
@@ -176,10 +177,40 @@ class DesktopMixin:
                            E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW), E.GL_INVALID_OPERATION,
               "not an occlusion or transform feedback overflow query")
         self._conditional = q
+        wait = mode in (E.GL_QUERY_WAIT, E.GL_QUERY_BY_REGION_WAIT, E.GL_QUERY_WAIT_INVERTED,
+                        E.GL_QUERY_BY_REGION_WAIT_INVERTED)
+        self._conditional_mode = (mode in inverted, wait)
         # render when the result differs from `condition`: non-zero normally, zero inverted
-        self.pipe.render_condition(q.pipe_query, mode in inverted,
-                                   mode in (E.GL_QUERY_WAIT, E.GL_QUERY_BY_REGION_WAIT,
-                                            E.GL_QUERY_WAIT_INVERTED, E.GL_QUERY_BY_REGION_WAIT_INVERTED))
+        if self._query_differs_from_pipe(q):
+            # an overflow query of a vertex stream or with stream passes: its value is the
+            # front end's, known since glEndQuery; the pipe reads it from a buffer
+            res = self._condition_word()
+            self.pipe.buffer_subdata(res, PipeMap.WRITE, 0, struct.pack("<I", self._query_value(q, True)))
+            self.pipe.render_condition_mem(res, 0, mode in inverted)
+        else:
+            self.pipe.render_condition(q.pipe_query, mode in inverted, wait)
+
+    def _condition_word(self):
+        """The context's 4-byte buffer a front-end query value is handed to the pipe's
+        conditional rendering in (made at first use)."""
+        res = getattr(self, "_condition_res", None)
+        if res is None:
+            res = self._condition_res = self.screen.resource_create(ResourceTemplate(
+                PipeTextureTarget.BUFFER, PipeFormat.R8_UINT, 4, bind=PipeBind.CONSTANT_BUFFER,
+                usage=PipeUsage.DEFAULT))
+        return res
+
+    def _render_condition_passes(self) -> bool:
+        """Whether conditional rendering lets a draw through, decided here for the draws the
+        front end lowers to compute passes (geometry, tessellation), which the pipe's
+        condition would only stop at their last, rasterising pass. As the pipe: without
+        waiting (the NO_WAIT modes) a result not yet available renders."""
+        q = getattr(self, "_conditional", None)
+        if q is None:
+            return True
+        inverted, wait = self._conditional_mode
+        value = self._query_value(q, wait)
+        return value is None or bool(value) != inverted
 
     def glEndConditionalRender(self) -> None:
         self._conditional_render_api()

@@ -1119,6 +1119,9 @@ class DrawMixin:
             # a pipeline without a vertex program: GL 4.6 section 11.1.3.11 leaves the
             # vertices undefined (not an error); nothing is rasterised
             return
+        if (PipeShaderType.TESS_EVAL in stages or PipeShaderType.GEOMETRY in stages) and \
+                not self._render_condition_passes():
+            return                      # its compute passes count and capture: not run at all
         if PipeShaderType.TESS_EVAL in stages:        # lowered to compute passes
             from driver.gl.tessellation import tessellation_draw
             return tessellation_draw(self, mode, info, draws, indirect, vertex_range, stages)

@@ -352,8 +352,16 @@ def stream_capture(ctx, prog, stages, iface, gs_out, indices, null_record: int, 
                                                  ctx.pipe.create_query(PipeQueryType.SO_OVERFLOW_PREDICATE))
         for q in queries:
             ctx.pipe.begin_query(q)
+    # stream 0's GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW query (the pipe's predicate over
+    # every capture) is ended around this stream's pass, what it saw so far kept
+    stream0 = ctx.active_queries.get(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW)
+    if stream0 is not None:
+        ctx.pipe.end_query(stream0.pipe_query)
+        stream0.overflowed_before |= bool(ctx.pipe.get_query_result(stream0.pipe_query, True))
     _raster_pass(ctx, prog, stages, iface, gs_out, indices, null_record, index_count, None, None, True, True,
                  stream=stream)
+    if stream0 is not None:
+        ctx.pipe.begin_query(stream0.pipe_query)
     if measure:
         for q in queries:
             ctx.pipe.end_query(q)

@@ -488,6 +488,11 @@ class Query:
     pipe_query: Any = None
     result: int | None = None
     ever_used: bool = False
+    stream: int = 0                 # vertex stream of an indexed query (transform_feedback_streams.py)
+    geometry_adjust: int = 0        # what the front end's passes changed in the pipe's count
+    # an overflow query of stream 0 is ended around the capture passes of streams 1..3
+    # (geometry.stream_capture): whether a part before such a pass overflowed
+    overflowed_before: bool = False
 
 
 @dataclass(eq=False)

@@ -109,7 +109,7 @@ class QueryMixin:
             q.pipe_query = (self.pipe.create_query(PipeQueryType.PIPELINE_STATISTICS, _STATISTICS[target])
                             if target in _STATISTICS else self.pipe.create_query(_PIPE_QUERY[target]))
         q.target, q.active, q.ever_used, q.result = target, True, True, None
-        q.stream = 0                    # vertex stream (features/transform_feedback_streams.py)
+        q.stream, q.geometry_adjust, q.overflowed_before = 0, 0, False
         self.active_queries[target] = q
         self.pipe.begin_query(q.pipe_query)
         from driver.gl.geometry import COUNTED_QUERIES, primitives_generated_counters
@@ -169,18 +169,30 @@ class QueryMixin:
             return None
         if pname == E.GL_QUERY_TARGET:
             return q.target
+        value = self._query_value(q, pname == E.GL_QUERY_RESULT)
+        if pname == E.GL_QUERY_RESULT_AVAILABLE:
+            return int(value is not None)
+        return int(value or 0)
+
+    def _query_value(self, q, wait: bool) -> int | None:
+        """Query `q`'s result as GL defines it (None: not available yet and `wait` False):
+        the pipe query's, changed by what the front end's own passes counted
+        (`geometry_adjust`); a query of vertex stream 1..3 counts what the passes measured
+        only; an overflow query of stream 0 is also true when a part of it before a
+        stream pass overflowed (`overflowed_before`)."""
         if q.result is None and q.pipe_query is None:
             q.result = 0        # created by glCreateQueries and never begun: available, 0
         if q.result is None:
-            wait = pname == E.GL_QUERY_RESULT
-            q.result = self.pipe.get_query_result(q.pipe_query, wait)
-            if q.result is not None:
-                # a query of vertex stream 1..3 counts what the passes measured only
-                base = 0 if getattr(q, "stream", 0) else q.result
-                q.result = base + getattr(q, "geometry_adjust", 0)
-        if pname == E.GL_QUERY_RESULT_AVAILABLE:
-            return int(q.result is not None)
-        return int(q.result or 0)
+            r = self.pipe.get_query_result(q.pipe_query, wait)
+            if r is not None:
+                q.result = (0 if q.stream else r) + q.geometry_adjust
+                if q.overflowed_before:
+                    q.result = 1
+        return q.result
+
+    def _query_differs_from_pipe(self, q) -> bool:
+        """The pipe query's own result is not `q`'s (see _query_value)."""
+        return bool(q.stream or q.geometry_adjust or q.overflowed_before)
 
     # `params`: only with a GL_QUERY_BUFFER bound, the byte offset the result goes to
     def glGetQueryObjectuiv(self, id: int, pname: int, params=None) -> list[int] | None:

@@ -49,6 +49,10 @@ def _query_to_buffer(ctx, q, pname: int, buf, offset: int, rtype: str) -> None:
     if pname == E.GL_QUERY_TARGET:
         _write_value(ctx, q.target, buf, offset, rtype)
         return
+    if pname != E.GL_QUERY_RESULT_AVAILABLE and q.result is None and ctx._query_differs_from_pipe(q):
+        # a vertex stream's or a geometry draw's count: the front end's value (read back now)
+        if ctx._query_value(q, pname == E.GL_QUERY_RESULT) is None:
+            return                      # QUERY_RESULT_NO_WAIT, not available: nothing written
     if pname != E.GL_QUERY_RESULT_AVAILABLE and q.result is not None:
         _write_value(ctx, q.result, buf, offset, rtype)   # already read back: a known value
         return

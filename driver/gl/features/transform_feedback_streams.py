@@ -85,7 +85,7 @@ def glBeginQueryIndexed(ctx, target: int, index: int, id: int) -> None:
     if q.pipe_query is None:            # the pipe query gives the result's availability
         q.pipe_query = ctx.pipe.create_query(PipeQueryType.PRIMITIVES_GENERATED)
     q.target, q.active, q.ever_used, q.result, q.stream = target, True, True, None, index
-    q.geometry_counters = None
+    q.geometry_counters, q.geometry_adjust, q.overflowed_before = None, 0, False
     q.stream_counters = _stream_counters(ctx, index)
     ctx.active_queries[(target, index)] = q
     ctx.pipe.begin_query(q.pipe_query)

@@ -369,3 +369,89 @@ def test_stream_link_errors(gs, fs, varyings, message):
     with _ctx() as ctx:
         p = _program(ctx, gs, varyings, fs=fs, link_ok=False)
         assert message in ctx.glGetProgramInfoLog(p), ctx.glGetProgramInfoLog(p)
+
+
+# -- overflow queries of streams 0 and 1 deciding results, query buffers and conditional
+# rendering (ARB_transform_feedback_overflow_query). Each input point emits one point to
+# stream 0 and one to stream 1; three points are drawn, so each stream needs 3 records of
+# one float: buffer sizes (3, 2) overflow stream 1 only.
+TWO_STREAMS_GS = """#version 400
+layout(points) in;
+layout(points, max_vertices = 2) out;
+out float a;
+layout(stream = 1) out float b;
+void main() {
+    gl_Position = gl_in[0].gl_Position;
+    a = 1.0; EmitStreamVertex(0); EndStreamPrimitive(0);
+    b = 2.0; EmitStreamVertex(1); EndStreamPrimitive(1);
+}
+"""
+
+
+def _overflow_queries(ctx, sizes):
+    """The three points drawn into buffers of `sizes` floats, under a STREAM_OVERFLOW query of
+    stream 0, one of stream 1 and a TRANSFORM_FEEDBACK_OVERFLOW query: their names."""
+    _buffers(ctx, sizes)
+    _points(ctx, [[0.0, 0.0], [0.5, 0.5], [-0.5, -0.5]])
+    q = ctx.glGenQueries(3)
+    ctx.glBeginQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 0, q[0])
+    ctx.glBeginQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 1, q[1])
+    ctx.glBeginQuery(E.GL_TRANSFORM_FEEDBACK_OVERFLOW, q[2])
+    ctx.glBeginTransformFeedback(E.GL_POINTS)
+    ctx.glDrawArrays(E.GL_POINTS, 0, 3)
+    ctx.glEndTransformFeedback()
+    ctx.glEndQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 0)
+    ctx.glEndQueryIndexed(E.GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 1)
+    ctx.glEndQuery(E.GL_TRANSFORM_FEEDBACK_OVERFLOW)
+    expect(ctx, E.GL_NO_ERROR)
+    return q
+
+
+@pytest.mark.parametrize("sizes, want", [((3, 2), [0, 1, 1]), ((2, 3), [1, 0, 1]), ((3, 3), [0, 0, 0])])
+def test_stream_overflow_of_stream_0_ignores_the_other_streams(sizes, want):
+    """Stream 0's STREAM_OVERFLOW query is true only when stream 0's buffer was short (it
+    read the pipe's predicate over every capture pass, stream 1's included)."""
+    with _ctx() as ctx:
+        p = _program(ctx, TWO_STREAMS_GS, ["a", "gl_NextBuffer", "b"], fs=None)
+        ctx.glUseProgram(p)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        q = _overflow_queries(ctx, sizes)
+        assert [ctx.glGetQueryObjectuiv(x, E.GL_QUERY_RESULT)[0] for x in q] == want
+        # the same answers written to a query buffer (stream 1's wrote the pipe's primitive count)
+        qbo = ctx.glGenBuffers(1)[0]
+        ctx.glBindBuffer(E.GL_QUERY_BUFFER, qbo)
+        ctx.glBufferData(E.GL_QUERY_BUFFER, 12, bytes([0xEE]) * 12, E.GL_DYNAMIC_COPY)
+        q2 = _overflow_queries(ctx, sizes)
+        for i, x in enumerate(q2):
+            ctx.glGetQueryObjectuiv(x, E.GL_QUERY_RESULT, 4 * i)
+        expect(ctx, E.GL_NO_ERROR)
+        got = np.frombuffer(bytes(ctx.glGetBufferSubData(E.GL_QUERY_BUFFER, 0, 12)), np.uint32)
+        assert list(got) == want
+
+
+@pytest.mark.parametrize("which, inverted", [(0, False), (0, True), (1, False), (1, True), (2, False)])
+@pytest.mark.parametrize("sizes", [(3, 2), (3, 3)])
+def test_conditional_rendering_on_an_overflow_query_decides_geometry_draws(sizes, which, inverted):
+    """glBeginConditionalRender on an overflow query: a draw through the geometry stage (lowered
+    to compute passes) is done when the query's result is true (false when inverted) and
+    skipped otherwise - nothing generated, nothing captured; the geometry passes ran anyway."""
+    with _ctx() as ctx:
+        p = _program(ctx, TWO_STREAMS_GS, ["a", "gl_NextBuffer", "b"], fs=None)
+        ctx.glUseProgram(p)
+        ctx.glEnable(E.GL_RASTERIZER_DISCARD)
+        q = _overflow_queries(ctx, sizes)
+        result = {(3, 2): [0, 1, 1], (3, 3): [0, 0, 0]}[sizes][which]
+        bufs = _buffers(ctx, [3, 3])
+        generated = ctx.glGenQueries(1)[0]
+        ctx.glBeginQuery(E.GL_PRIMITIVES_GENERATED, generated)
+        ctx.glBeginTransformFeedback(E.GL_POINTS)
+        ctx.glBeginConditionalRender(q[which], E.GL_QUERY_WAIT_INVERTED if inverted else E.GL_QUERY_WAIT)
+        ctx.glDrawArrays(E.GL_POINTS, 0, 1)
+        ctx.glEndConditionalRender()
+        ctx.glEndTransformFeedback()
+        ctx.glEndQuery(E.GL_PRIMITIVES_GENERATED)
+        expect(ctx, E.GL_NO_ERROR)
+        drawn = bool(result) != inverted
+        assert ctx.glGetQueryObjectuiv(generated, E.GL_QUERY_RESULT)[0] == int(drawn)
+        assert list(_read(ctx, bufs[0], 1)) == ([1.0] if drawn else [-1.0])
+        assert list(_read(ctx, bufs[1], 1)) == ([2.0] if drawn else [-1.0])
