@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .formats import Channel, Format, get_format
+from .formats import FORMATS, Channel, Format, get_format
 
 __all__ = ["pack", "unpack", "srgb_to_linear", "linear_to_srgb", "unpack_dtype"]
 
@@ -234,6 +234,31 @@ def _rgb9e5_encode(rgb: np.ndarray) -> np.ndarray:
     return word.astype(np.uint32)[..., None].view(np.uint8)
 
 
+#: ``unpack``/``pack`` of small inputs (at most SMALL_B bytes) are remembered by
+#: everything they depend on - the direction, the format (a registered one), the
+#: precision, the input's dtype, shape and bytes - at most SMALL_KEPT of them: a
+#: program that reads back one pixel at a time (piglit's probes) converts the same
+#: few values again and again. Callers get a copy (they may write it).
+SMALL_B = 64
+SMALL_KEPT = 4096
+_SMALL: dict = {}
+
+
+def _small_key(direction: str, fmt: Format, a: np.ndarray, precise: bool = False):
+    """``_SMALL``'s key for ``a`` (None: not remembered)."""
+    if a.nbytes > SMALL_B or FORMATS.get(fmt.name) is not fmt:
+        return None
+    return direction, fmt.name, precise, a.dtype.str, a.shape, a.tobytes()
+
+
+def _keep_small(key, out: np.ndarray) -> np.ndarray:
+    if key is not None:
+        if len(_SMALL) >= SMALL_KEPT:
+            _SMALL.clear()
+        _SMALL[key] = out.copy()
+    return out
+
+
 def unpack(format: str | Format, raw, precise: bool = False) -> np.ndarray:
     """Bytes ``(..., block_size_B)`` uint8 -> RGBA ``(..., 4)`` (see the module doc).
     ``precise=True``: float64 instead of float32 for non-integer formats, so a
@@ -245,6 +270,11 @@ def unpack(format: str | Format, raw, precise: bool = False) -> np.ndarray:
     if raw.shape[-1:] != (fmt.block_size_B,):
         raise ValueError(f"{fmt.name}: raw data must end in an axis of {fmt.block_size_B} bytes, "
                          f"got shape {raw.shape}")
+    key = _small_key("unpack", fmt, raw, precise)
+    if key is not None:
+        known = _SMALL.get(key)
+        if known is not None:
+            return known.copy()
     dtype = unpack_dtype(fmt)
     if precise and dtype == np.float32:
         dtype = np.dtype(np.float64)
@@ -252,12 +282,12 @@ def unpack(format: str | Format, raw, precise: bool = False) -> np.ndarray:
     out[..., 3] = 1
     if fmt.name == "R9G9B9E5_FLOAT":
         out[..., :3] = _rgb9e5_decode(np.ascontiguousarray(raw))
-        return out
+        return _keep_small(key, out)
     for c, positions in _rgba_slots(fmt):
         value = _decode_channel(fmt, c, _extract(raw, c), precise)
         for p in positions:
             out[..., p] = value
-    return out
+    return _keep_small(key, out)
 
 
 def pack(format: str | Format, values) -> np.ndarray:
@@ -267,14 +297,19 @@ def pack(format: str | Format, values) -> np.ndarray:
     values = np.asarray(values)
     if values.shape[-1:] != (4,):
         raise ValueError(f"{fmt.name}: values must end in an axis of 4 (RGBA), got shape {values.shape}")
+    key = _small_key("pack", fmt, values)
+    if key is not None:
+        known = _SMALL.get(key)
+        if known is not None:
+            return known.copy()
     shape = values.shape[:-1]
     values = values.reshape(-1, 4)  # 1-D channels: no 0-d corner cases below
     if fmt.name == "R9G9B9E5_FLOAT":
-        return _rgb9e5_encode(values[:, :3].astype(np.float64)).reshape(shape + (4,))
+        return _keep_small(key, _rgb9e5_encode(values[:, :3].astype(np.float64)).reshape(shape + (4,)))
     out = np.zeros((values.shape[0], fmt.block_size_B), dtype=np.uint8)
     for c, positions in _rgba_slots(fmt):
         x = values[:, positions[0]]
         if c.type != "FLOAT" or c.bits in (10, 11):
             x = x.astype(np.float64)
         _deposit(out, c, _encode_channel(fmt, c, x))
-    return out.reshape(shape + (fmt.block_size_B,))
+    return _keep_small(key, out.reshape(shape + (fmt.block_size_B,)))

@@ -29,6 +29,10 @@ from .packed import packed
 _TILE_COPIES = Kernels(layout.native.SOURCE, layout.native.CDEF)
 _NATIVE_COPY_MIN_PX = 1 << 16
 _FILL_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}    # detile's fill words
+#: The largest colour level ``read_region`` keeps detiled whole (``_kept_level``), and
+#: how many (level, layer) a resource keeps at once.
+KEEP_LEVEL_MAX_B = 16 << 20
+KEEP_LEVELS = 2
 
 __all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "FIXED24_DEPTH", "STENCIL_FORMATS"]
 
@@ -146,6 +150,9 @@ class AgxResource(PipeResource):
         self._cpu_writes = 0            # write_region calls (see _solid_look)
         self._solid_seen: dict = {}     # (level, layer) -> (what its bytes depend on, solid_value)
         self._solid_fills: dict = {}    # a region read as one value -> _remember_fill's record
+        self._kept: dict = {}           # (level, layer) -> (content state, detiled level or None): _kept_level
+        # only the driver writes it: not a dma-buf's, a memory object's or the process's memory
+        self._own_memory = import_fd is None and memory is None and user_address is None
         self.read_syncs: set[int] = set()
         self.persistent_maps = 0        # live MAP_PERSISTENT transfers of a buffer (never shadowed then)
         self.shadowed_B = 0             # bytes copied by shadowing since the GPU last left it idle
@@ -247,28 +254,74 @@ class AgxResource(PipeResource):
             return None
         return _TILE_COPIES
 
+    def _content_state(self, pl):
+        """What the bytes of plane ``pl`` depend on, compared by ``_unchanged``: the BO
+        and layout, the last GPU writer (``write_sync``: every batch that writes the
+        resource replaces it) and the CPU writes (``write_region`` counts them). None
+        for a shared BO (another device or process may write it)."""
+        if self.bo.shared:
+            return None
+        return self.bo, pl, self.write_sync, self._cpu_writes
+
+    def _unchanged(self, state, pl) -> bool:
+        """Whether ``state`` (an earlier ``_content_state`` of ``pl``) still holds: the
+        plane's bytes cannot have changed since."""
+        if state is None or self.bo.shared:
+            return False
+        bo, kpl, sync, writes = state
+        return bo is self.bo and kpl is pl and sync is self.write_sync and writes == self._cpu_writes
+
     def _solid_look(self, pl, image, level: int, layer: int) -> dict:
         """``layout.detile``'s ``solid`` argument for a compressed level of the colour
         plane: ``solid_value`` of its bytes, looked at once and remembered while they
-        cannot have changed - the same BO and layout, the same last GPU writer
-        (``write_sync``: every batch that writes the resource replaces it) and no CPU
-        write since (``write_region`` counts them). Never for a shared BO (another
-        device or process may write it). Reading a whole fast-cleared level then costs
-        its fill alone, without the look at every tile's copies."""
+        cannot have changed (``_unchanged``). Never for a shared BO. Reading a whole
+        fast-cleared level then costs its fill alone, without the look at every tile's
+        copies."""
         if level >= pl.lay.compressed_levels or self.bo.shared:
             return {}
-        bo, sync, writes = self.bo, self.write_sync, self._cpu_writes
         known = self._solid_seen.get((level, layer))
-        if known is not None:
-            kbo, kpl, ksync, kwrites = known[0]
-            if kbo is bo and kpl is pl and ksync is sync and kwrites == writes:
-                return {"solid": known[1]}
-        state = (bo, pl, sync, writes)
+        if known is not None and self._unchanged(known[0], pl):
+            return {"solid": known[1]}
+        state = self._content_state(pl)
         value = solid_value(pl.lay, image, level, layer)
         if len(self._solid_seen) >= 16:
             self._solid_seen.clear()
         self._solid_seen[(level, layer)] = (state, value)
         return {"solid": value}
+
+    def _kept_level(self, level: int, layer: int):
+        """The colour plane's ``level``/``layer`` detiled whole (uint8 (h, w, bytes),
+        read-only), when the same level was read before with the same contents
+        (``_unchanged``): a program that reads back pixel by pixel (piglit's probes, one
+        glReadPixels each) detiles the level once, each read is then a slice of it. The
+        first read under a content state only notes it (None: the caller detiles the
+        region, as a program reading once after each change pays nothing more). Only
+        for plain (1x1-block) single-sampled levels of at most KEEP_LEVEL_MAX_B bytes in
+        the resource's own memory (the driver sees every write of it)."""
+        pl = self.planes.get("color")
+        if pl is None or not self._own_memory or self.bo.shared or self.samples != 1 or level >= pl.lay.levels:
+            return None
+        fmt = layout.get_format(pl.lay.format)
+        if fmt.block_width_px != 1 or fmt.block_height_px != 1:
+            return None
+        w, h = pl.lay.level_width_px(level), pl.lay.level_height_px(level)
+        if w * h * fmt.block_size_B > KEEP_LEVEL_MAX_B:
+            return None
+        key = (level, layer)
+        known = self._kept.get(key)
+        if known is not None and self._unchanged(known[0], pl):
+            if known[1] is not None:
+                return known[1]
+            image = self.memory()[pl.offset_B:pl.offset_B + pl.lay.size_B]
+            whole = layout.detile(pl.lay, image, level, layer, 0, 0, w, h, native=self._copier(w, h),
+                                  **self._solid_look(pl, image, level, layer))
+            whole.flags.writeable = False
+            self._kept[key] = (known[0], whole)
+            return whole
+        if key not in self._kept and len(self._kept) >= KEEP_LEVELS:
+            self._kept.clear()
+        self._kept[key] = (self._content_state(pl), None)
+        return None
 
     def _remember_fill(self, pl, level: int, x: int, y: int, z: int, w: int, h: int, value, shape) -> None:
         """Keep what ``detile`` did for a read of a fast-cleared region into a
@@ -280,7 +333,7 @@ class AgxResource(PipeResource):
         if len(self._solid_fills) >= 16:
             self._solid_fills.clear()
         self._solid_fills[(level, x, y, z, w, h)] = (
-            (self.bo, pl, self.write_sync, self._cpu_writes), value.view(word)[0], word,
+            self._content_state(pl), value.view(word)[0], word,
             shape[0] * shape[1] * shape[2], (1,) + tuple(shape))
 
     def _fill_again(self, fill, out):
@@ -288,9 +341,8 @@ class AgxResource(PipeResource):
         changed (the same BO, colour plane, last GPU writer and CPU writes: as
         ``_solid_look``) and ``out`` is what ``detile`` takes (a writable C-contiguous
         buffer of exactly the region's bytes); else None: the caller reads afresh."""
-        (bo, pl, sync, writes), value, word, size_B, shape = fill
-        if bo is not self.bo or pl is not self.planes.get("color") or sync is not self.write_sync \
-                or writes != self._cpu_writes:
+        state, value, word, size_B, shape = fill
+        if not self._unchanged(state, self.planes.get("color")):
             return None
         if isinstance(out, np.ndarray):
             if out.nbytes != size_B or not out.flags.c_contiguous or not out.flags.writeable:
@@ -317,6 +369,18 @@ class AgxResource(PipeResource):
                 filled = self._fill_again(fill, out)
                 if filled is not None:
                     return filled
+        if d == 1:
+            whole = self._kept_level(level, z)
+            if whole is not None and x >= 0 and y >= 0 and x + w <= whole.shape[1] and y + h <= whole.shape[0]:
+                part = whole[y:y + h, x:x + w]
+                if out is None:
+                    return part.copy()[np.newaxis]
+                dst = out if isinstance(out, np.ndarray) else np.frombuffer(out, np.uint8)
+                if not dst.flags.c_contiguous or not dst.flags.writeable or dst.nbytes != part.nbytes:
+                    raise ValueError("the destination must be a writable, C-contiguous buffer of the box's bytes")
+                dst = dst.reshape(-1).view(np.uint8).reshape(part.shape)
+                dst[...] = part
+                return dst[np.newaxis]
         mem = self.memory()
         if out is not None:
             if d == 1 and "color" in self.planes:

@@ -248,8 +248,11 @@ def _client_rows(buf: np.ndarray, store, fmt, type, width, height, depth) -> np.
         raise ValueError(f"client image needs {need_B} bytes, got {buf.size}")
     if need_B == 0:
         return np.empty((depth, height, width * bpp), np.uint8)
-    rows = np.lib.stride_tricks.as_strided(buf[first_B:], shape=(depth, height, width * bpp),
-                                           strides=(image_B, row_B, 1))
+    if row_B == width * bpp and image_B == height * row_B:     # tight: a plain view (as_strided costs more)
+        rows = buf[first_B:first_B + depth * image_B].reshape(depth, height, width * bpp)
+    else:
+        rows = np.lib.stride_tricks.as_strided(buf[first_B:], shape=(depth, height, width * bpp),
+                                               strides=(image_B, row_B, 1))
     # MESA_pack_invert: the image's top row is the first in memory
     return rows[:, ::-1] if getattr(store, "invert", False) else rows
 

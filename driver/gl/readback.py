@@ -305,7 +305,11 @@ class ReadbackMixin:
             import layout
             bpp = layout.get_format(res.format.name).block_size_B
             data = np.frombuffer(tr.data, np.uint8)
-            rows = np.lib.stride_tricks.as_strided(data, shape=(y1 - y0, (x1 - x0) * bpp), strides=(tr.stride_B, 1))
+            row_B = (x1 - x0) * bpp
+            if tr.stride_B == row_B:        # tight rows (a pixel's read: as_strided costs more than the rest)
+                rows = data[:(y1 - y0) * row_B].reshape(y1 - y0, row_B)
+            else:
+                rows = np.lib.stride_tricks.as_strided(data, shape=(y1 - y0, row_B), strides=(tr.stride_B, 1))
             # tightly packed rows are kept as a view (the callers consume it at once); else one copy
             inner = rows.reshape(y1 - y0, x1 - x0, bpp)
         finally:
