@@ -35,11 +35,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def _load_sibling(name: str):
-    """A module of this directory, by path (never through sys.path: a module
-    of the same name elsewhere must not be picked up)."""
+def _load_sibling(name: str, path: Path | None = None):
+    """A module of this directory (or the stdlib-only file `path`), by path (never
+    through sys.path: a module of the same name elsewhere must not be picked up)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location(f"_shimgl_abi_{name}", HERE / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_shimgl_abi_{name}", path or HERE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module       # dataclasses look their module up
     spec.loader.exec_module(module)
@@ -47,6 +47,9 @@ def _load_sibling(name: str):
 
 
 registry = _load_sibling("registry")
+# the GL context's answer words by name (ERROR, CHECKED, IDLE): FAST_ANSWERS below
+ANSWER_WORDS_PY = HERE.parent / "gl" / "answer_words.py"
+answer_words = _load_sibling("answer_words", ANSWER_WORDS_PY)
 
 __all__ = ["BuildError", "build", "main"]
 
@@ -191,12 +194,14 @@ GLX_DISPATCHED = {"glXSwapIntervalEXT": "drawable", "glXSwapIntervalMESA": "curr
 C_ONLY = {"eglGetProcAddress", "OSMesaGetProcAddress"}
 
 # Commands the library answers without Python while the calling thread's current
-# context's answer words (shimgl_set_answers; driver.gl.context.ANSWER_WORDS) allow it:
-# command -> the C condition (`a`: the words) under which the call returns at once.
+# context's answer words (shimgl_set_answers; driver/gl/answer_words.py) allow it:
+# command -> the C condition (`a`: the words, named ERROR, CHECKED, IDLE) under which
+# the call returns at once.
+_WORD = {name: f"SHIMGL_A({index})" for name, index in answer_words.ANSWER_WORDS.items()}
 FAST_ANSWERS = {
-    "glGetError": "!SHIMGL_A(0) && !SHIMGL_A(1)",   # no error pending, no checked dispatch (glBegin)
-    "glFinish": "!SHIMGL_A(1) && SHIMGL_A(2)",      # nothing recorded or submitted since a glFinish
-    "glFlush": "!SHIMGL_A(1) && SHIMGL_A(2)",
+    "glGetError": "!{ERROR} && !{CHECKED}".format(**_WORD),   # no error pending, no checked dispatch (glBegin)
+    "glFinish": "!{CHECKED} && {IDLE}".format(**_WORD),       # nothing recorded or submitted since a glFinish
+    "glFlush": "!{CHECKED} && {IDLE}".format(**_WORD),
 }
 
 # Types that are opaque handles: Python sees an int.
@@ -283,8 +288,8 @@ int shimgl_command_count(void) { return SHIMGL_NCOMMANDS; }
 int shimgl_lazy_binding(void) { return 1; }
 
 /* The calling thread's current GL context's answer words (driver.gl.context's
-   `answers`: [0] the pending GL error, [1] non-zero while only Python may answer,
-   [2] 1 while a glFinish has nothing to wait for), or NULL: the commands of
+   `answers`, named in driver/gl/answer_words.py: the pending GL error, non-zero
+   while only Python may answer, 1 while a glFinish has nothing to wait for), or NULL: the commands of
    FAST_ANSWERS (build.py) then return at once when the words allow it, without
    entering Python. The Python side sets them at every make-current of the thread
    (NULL under SHIMGL_DEBUG=calls, which traces every call) and keeps them exact;
@@ -1312,7 +1317,7 @@ def _inputs_digest(registry_dir, site_dirs, cc, outdir, cffi_version) -> str:
     interpreter, cffi, the compiler, where the files go."""
     import hashlib
     h = hashlib.sha256()
-    for f in (HERE / "build.py", HERE / "registry.py", registry_dir / "gl.xml",
+    for f in (HERE / "build.py", HERE / "registry.py", ANSWER_WORDS_PY, registry_dir / "gl.xml",
               registry_dir / "egl.xml"):
         h.update(f.read_bytes())
     for part in (sys.executable, sys.version, cffi_version, " ".join(cc), str(outdir.resolve()),

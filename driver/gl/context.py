@@ -18,6 +18,7 @@ from driver.gallium import (
 )
 from driver.gl import blit_programs
 from driver.gl import enums as E
+from driver.gl.answer_words import ANSWER_WORDS
 from driver.gl.api import Api, get_api
 from driver.gl.buffers import INDEXED_TARGETS
 from driver.gl.errors import GLError
@@ -28,15 +29,7 @@ from driver.gl.state import GLState
 
 __all__ = ["ANSWER_WORDS", "ContextBase", "DefaultFramebuffer"]
 
-#: ``ContextBase.answers``: int words a caller outside Python may answer from (the C
-#: ABI's glGetError, glFinish and glFlush: driver/abi/build.py FAST_ANSWERS), kept exact
-#: here: ERROR the pending GL error (GL_NO_ERROR: none; the one place it is kept);
-#: CHECKED non-zero while the checked dispatch is in effect (between glBegin and glEnd,
-#: while a display list is compiled: glGetError and glFinish are errors or special
-#: there); IDLE 1 from a glFinish that left nothing to do (``note_finished``) until the
-#: pipe records or submits work again (``PipeContext.idle_flag``), the context is lost
-#: or made current elsewhere (``forget_idle``)
-ANSWER_WORDS = {"ERROR": 0, "CHECKED": 1, "IDLE": 2}
+#: ``ContextBase.answers``: the words by name (driver/gl/answer_words.py)
 _ERROR, _CHECKED, _IDLE = ANSWER_WORDS["ERROR"], ANSWER_WORDS["CHECKED"], ANSWER_WORDS["IDLE"]
 
 
