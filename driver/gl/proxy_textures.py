@@ -76,12 +76,7 @@ class ProxyTextureMixin:
         # greater than log2 of the maximum size; a rectangle has one level), as on Mesa
         top = 0 if tex_target == E.GL_TEXTURE_RECTANGLE else int(math.log2(max_size))
         check(0 <= level <= top, E.GL_INVALID_VALUE, f"level {level} outside 0..{top}")
-        sizes = (width, height, depth)[:dims]
-        if tex_target == E.GL_TEXTURE_1D_ARRAY:
-            sizes = (width,)
-        elif tex_target in (E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY):
-            sizes = (width, height)
-        if any(n > max_size >> level for n in sizes):
+        if not self._fits_level(tex_target, level, width, height, depth, max_size):
             # an image the implementation cannot make: the level's state is cleared, no error
             tex.set_image(0, level, TexImage())
             return

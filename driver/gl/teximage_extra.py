@@ -100,7 +100,7 @@ class TexImageExtraMixin:
         cf = self._compressed_formats().get(internalformat)
         return cf is not None and cf[0].pipe.name in layout.ENCODABLE
 
-    def _encoded_blocks(self, internalformat, fmt, type, pixels, w, h, d) -> bytes | None:
+    def _encoded_blocks(self, dims, internalformat, fmt, type, pixels, w, h, d) -> bytes | None:
         """The client image (or PIXEL_UNPACK buffer data) in ``fmt``/``type``, encoded
         into the blocks of ``internalformat``; None without data."""
         from driver.gl.formats import INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, pixel_type_matches
@@ -111,23 +111,24 @@ class TexImageExtraMixin:
         check(fmt not in INTEGER_PIXEL_FORMATS and fmt not in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL,
                                                                 E.GL_STENCIL_INDEX),
               E.GL_INVALID_OPERATION, "a compressed colour format needs colour pixel data")
-        data = self._unpack_source(pixels, fmt, type, w, h, d)
+        unpack = self._unpack_for(dims)
+        data = self._unpack_source(pixels, fmt, type, w, h, d, unpack)
         if data is None:
             return None
-        rgba = read_client_image(data, self.state.unpack, fmt, type, w, h, d)     # (d, h, w, 4)
+        rgba = read_client_image(data, unpack, fmt, type, w, h, d)     # (d, h, w, 4)
         info, bw, bh, _ = self._compressed_formats()[internalformat]
         return _encode_image(info.pipe.name, rgba, bw, bh)
 
     def _tex_image_encoded(self, dims, target, level, internalformat, w, h, d, border, fmt, type, pixels):
         check(dims >= 2, E.GL_INVALID_ENUM, "no 1D compressed formats are supported")
         check(0 <= w and 0 <= h and 0 <= d, E.GL_INVALID_VALUE, "bad size")
-        raw = self._encoded_blocks(internalformat, fmt, type, pixels, w, h, d)
+        raw = self._encoded_blocks(dims, internalformat, fmt, type, pixels, w, h, d)
         self._compressed_image(dims, target, level, internalformat, w, h, d, border,
                                self._compressed_size(internalformat, w, h, d), raw, encoded=True)
 
     def _tex_sub_image_encoded(self, dims, target, level, x, y, z, w, h, d, fmt, type, pixels, internalformat):
         check(0 <= w and 0 <= h and 0 <= d, E.GL_INVALID_VALUE, "negative size")
-        raw = self._encoded_blocks(internalformat, fmt, type, pixels, w, h, d)
+        raw = self._encoded_blocks(dims, internalformat, fmt, type, pixels, w, h, d)
         self._compressed_sub_image(dims, target, level, x, y, z, w, h, d, internalformat,
                                    self._compressed_size(internalformat, w, h, d), raw, encoded=True)
 

@@ -485,6 +485,16 @@ class TextureMixin:
             return lim["GL_MAX_CUBE_MAP_TEXTURE_SIZE"]
         return lim["GL_MAX_TEXTURE_SIZE"]
 
+    @staticmethod
+    def _fits_level(tex_target: int, level: int, width: int, height: int, depth: int, max_size: int) -> bool:
+        """GL 4.6 section 8.5: an image of level ``level`` is at most ``max_size`` >> level
+        texels (border excluded) in each of its dimensions but the layers of array textures
+        (the height of a 1D array, the depth of 2D and cube map arrays)."""
+        sizes = {E.GL_TEXTURE_1D_ARRAY: (width,),
+                 E.GL_TEXTURE_2D_ARRAY: (width, height),
+                 E.GL_TEXTURE_CUBE_MAP_ARRAY: (width, height)}.get(tex_target, (width, height, depth))
+        return all(n <= max_size >> level for n in sizes)
+
     def _image_target(self, target: int, dims: int) -> tuple[int, int]:
         """(texture object target, face index) for a TexImage target."""
         valid = texture_targets(self.api)
@@ -542,9 +552,7 @@ class TextureMixin:
         # GL 4.6 section 8.5: integer-ness and depth-ness must agree
         check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION,
               "integer internal format needs an integer pixel format (and vice versa)")
-        is_ds = info.base in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)
-        check(is_ds == (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)), E.GL_INVALID_OPERATION,
-              "depth internal format needs a depth pixel format (and vice versa)")
+        _check_depth_formats_agree(info, fmt)
         return info
 
     def _es_depth_texture_ok(self, fmt, type):
@@ -583,6 +591,8 @@ class TextureMixin:
         check(level <= int(math.log2(maxsz)), E.GL_INVALID_VALUE, "level too large")
         check(0 <= width <= maxsz and 0 <= height <= maxsz and 0 <= depth <= maxsz,
               E.GL_INVALID_VALUE, "bad size")
+        check(self._fits_level(tex_target, level, width, height, depth, maxsz), E.GL_INVALID_VALUE,
+              f"image too large for level {level} (at most {maxsz >> level} texels a side)")
         if tex_target in (E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY):
             check(width == height, E.GL_INVALID_VALUE, "cube map faces must be square")
         if tex_target == E.GL_TEXTURE_CUBE_MAP_ARRAY:
@@ -599,7 +609,7 @@ class TextureMixin:
             check(tex_target in DEPTH_TARGETS, E.GL_INVALID_OPERATION, "depth formats need a 1D/2D/cube/array target")
         tex = bound_texture(self, tex_target)
         check(not tex.immutable, E.GL_INVALID_OPERATION, "immutable texture")
-        unpack = unpack or self.state.unpack
+        unpack = unpack or self._unpack_for(dims)
         data = self._unpack_source(pixels, fmt, type, width, height, depth, unpack)
         fmt, type, unpack, data = self._color_transfer(fmt, type, unpack, data, width, height, depth)
         tex.set_image(face, level, TexImage(width, height, depth, internalformat))
@@ -627,7 +637,7 @@ class TextureMixin:
         sizes = [width, height, depth]
         check(all(n >= 2 for n in sizes[:bordered]), E.GL_INVALID_VALUE,
               "an image with a border is at least 2 texels wide in each bordered dimension")
-        unpack = copy.copy(self.state.unpack)
+        unpack = copy.copy(self._unpack_for(dims))
         unpack.row_length = unpack.row_length or width
         unpack.image_height = unpack.image_height or height
         unpack.skip_pixels += 1
@@ -635,6 +645,18 @@ class TextureMixin:
         unpack.skip_images += bordered >= 3
         inner = [n - 2 if i < bordered else n for i, n in enumerate(sizes)]
         return (*inner, unpack)
+
+    def _unpack_for(self, dims: int) -> PixelStore:
+        """The unpack state a ``dims``-dimensional image is read with: GL 4.6 section
+        8.5 (and GLES 3.2 section 8.5) - UNPACK_SKIP_IMAGES and UNPACK_IMAGE_HEIGHT
+        apply to three-dimensional images only; TexImage1D/2D and TexSubImage1D/2D
+        ignore them."""
+        store = self.state.unpack
+        if dims >= 3 or not (store.skip_images or store.image_height):
+            return store
+        flat = copy.copy(store)
+        flat.skip_images = flat.image_height = 0
+        return flat
 
     def _unpack_source(self, pixels, fmt, type, width, height, depth, unpack=None):
         """The client (or PIXEL_UNPACK buffer) bytes of an image, or None
@@ -707,8 +729,9 @@ class TextureMixin:
             return self._tex_sub_image_encoded(dims, target, level, x, y, z, width, height, depth, fmt,
                                                type, pixels, img.internal_format)
         self._check_format_type_sub(img.internal_format, fmt, type)
-        data = self._unpack_source(pixels, fmt, type, width, height, depth)
-        fmt, type, unpack, data = self._color_transfer(fmt, type, self.state.unpack, data, width, height, depth)
+        unpack = self._unpack_for(dims)
+        data = self._unpack_source(pixels, fmt, type, width, height, depth, unpack)
+        fmt, type, unpack, data = self._color_transfer(fmt, type, unpack, data, width, height, depth)
         if data is not None:
             self._pending_uploads(tex).append((face, level, (x, y, z, width, height, depth),
                                                fmt, type, copy.copy(unpack), data))
@@ -743,6 +766,7 @@ class TextureMixin:
             check(not integer_with_float_type(fmt, type), E.GL_INVALID_ENUM, "integer pixel format with a float type")
             check(pixel_type_matches(fmt, type), E.GL_INVALID_OPERATION)
             check(info.integer == (fmt in INTEGER_PIXEL_FORMATS), E.GL_INVALID_OPERATION)
+            _check_depth_formats_agree(info, fmt)        # section 8.7: "as for TexImage"
 
     def glTexSubImage1D(self, target, level, xoffset, width, format, type, pixels):
         check(not self.api.es, E.GL_INVALID_OPERATION)
@@ -1095,6 +1119,18 @@ class TextureMixin:
                                                     or self.api.has_extension("GL_EXT_texture_filter_anisotropic")):
             return [float(self._sampler(sampler).params.max_anisotropy)]
         return [float(v) for v in (self.glGetSamplerParameteriv(sampler, pname) or [])]
+
+
+def _check_depth_formats_agree(info, fmt: int) -> None:
+    """GL 4.6 sections 8.5 and 8.7 (TexImage and TexSubImage): a depth or depth/stencil
+    image takes DEPTH_COMPONENT or DEPTH_STENCIL data and no other image does
+    (INVALID_OPERATION); STENCIL_INDEX data goes to stencil images only (a depth,
+    depth/stencil or colour image refuses it, as Mesa's texture_formats_agree)."""
+    is_ds = info.base in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)
+    check(is_ds == (fmt in (E.GL_DEPTH_COMPONENT, E.GL_DEPTH_STENCIL)), E.GL_INVALID_OPERATION,
+          "depth internal format needs a depth pixel format (and vice versa)")
+    check(fmt != E.GL_STENCIL_INDEX or info.base == E.GL_STENCIL_INDEX, E.GL_INVALID_OPERATION,
+          "STENCIL_INDEX data needs a stencil internal format")
 
 
 def _es_format_for(info) -> int:
