@@ -81,7 +81,7 @@ class ImmediateMixin:
         generic attributes are per-vertex values, as the colour is."""
         if self._im is None:
             return core(index, values, kind)
-        before = self.current_attribs[index][0] if 0 <= index < len(self.current_attribs) else None
+        before = self.current_attribs[index] if 0 <= index < len(self.current_attribs) else None
         core(index, values, kind)
         if index == 0:
             self._emit_vertex(*(float(v) for v in self.current_attribs[0][0]))
@@ -89,7 +89,7 @@ class ImmediateMixin:
         if self._im_generic is None:
             self._im_generic = {}
         changes = self._im_generic.setdefault(index, [(0, before)])
-        changes.append((len(self._im), self.current_attribs[index][0]))
+        changes.append((len(self._im), self.current_attribs[index]))
 
     @extends
     def _set_material(self, core, face, pname, params, as_int) -> None:
@@ -147,7 +147,13 @@ class ImmediateMixin:
         for index, changes in (generic or {}).items():
             starts = np.array([first for first, _ in changes])
             which = np.searchsorted(starts, np.arange(len(verts)), side="right") - 1
-            arrays[("generic", index)] = np.array([v for _, v in changes], np.float32)[which]
+            # glVertexAttribI*'s values stay integers (an unsigned 2^32 - 1 is no float32):
+            # the kind of the values the vertices take decides the array's type
+            kinds = {changes[i][1][1] for i in np.unique(which)}
+            dtype = {"int": np.int32, "uint": np.uint32}.get(kinds.pop(), np.float32) if len(kinds) == 1 \
+                else np.float32
+            wide = np.float64 if dtype is np.float32 else np.int64    # values no vertex takes may not fit
+            arrays[("generic", index)] = np.array([v for _, (v, _) in changes], wide).astype(dtype)[which]
         constant = tcs.count(tcs[0]) == len(tcs)
         for u in range(8):
             column = (tcs[0][u],) * len(tcs) if constant else [t[u] for t in tcs]

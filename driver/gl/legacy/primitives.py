@@ -403,9 +403,9 @@ class PrimitiveMixin:
 
     def _draw_temporary_arrays(self, mode: int, arrays: dict, count: int, instances: int = 1,
                               rules: bool = True) -> None:
-        """Draw `count` vertices from float32 client arrays {(array, unit) or
-        ("generic", i): (count, components)} in place of those arrays, which
-        are restored afterwards (as is every other binding). Arrays not
+        """Draw `count` vertices from float32 client arrays (int32/uint32 ones are
+        integer attributes) {(array, unit) or ("generic", i): (count, components)}
+        in place of those arrays, which are restored afterwards (as is every other binding). Arrays not
         given keep their state. `rules`=False: the primitive rules above are
         already applied."""
         vao = self.vao
@@ -415,10 +415,13 @@ class PrimitiveMixin:
         saved_generic0 = vao.attribs[0].enabled
         try:
             for key, data in arrays.items():
-                data = np.ascontiguousarray(data, np.float32)
+                # int32/uint32 arrays are integer attributes (as glVertexAttribIPointer's)
+                integer = {np.dtype(np.int32): E.GL_INT, np.dtype(np.uint32): E.GL_UNSIGNED_INT}.get(
+                    np.asarray(data).dtype)
+                data = np.ascontiguousarray(data, np.float32 if integer is None else data.dtype)
                 comps = data.shape[1]
-                a = VertexAttrib(enabled=True, size=comps, type=E.GL_FLOAT, stride=0,
-                                 pointer=ClientMemory.wrap(data.tobytes()))
+                a = VertexAttrib(enabled=True, size=comps, type=integer or E.GL_FLOAT, stride=0,
+                                 integer=integer is not None, pointer=ClientMemory.wrap(data.tobytes()))
                 if key[0] == "generic":
                     a.binding = key[1]
                     vao.attribs[key[1]] = a

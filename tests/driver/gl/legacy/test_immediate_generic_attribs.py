@@ -59,3 +59,49 @@ def test_outside_begin_end_attribute_zero_draws_nothing():
     c.glEnd()
     assert c.glGetError() == E.GL_NO_ERROR
     assert not c.read_pixels().any()
+
+
+INTEGER_VS = """#version 130
+in {kind}vec4 attr;
+out vec4 color;
+void main() {{
+    gl_Position = gl_Vertex;
+    color = all(equal(attr, {kind}vec4({values}))) ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);
+}}
+"""
+INTEGER_FS = """#version 130
+in vec4 color;
+void main() { gl_FragColor = color; }
+"""
+
+
+def _integer_attribute_quad(kind: str, values: list[int], literal: str) -> np.ndarray:
+    """A quad over the window whose vertices each set ``values`` with
+    glVertexAttribI4{kind}; the shader paints green where it read them exactly."""
+    c = driver.Context("compat", 4, 4)
+    prog = use_program(c, INTEGER_VS.format(kind=kind, values=literal), INTEGER_FS)
+    loc = c.glGetAttribLocation(prog, "attr")
+    assert loc > 0, c.glGetProgramInfoLog(prog)
+    setter = c.glVertexAttribI4ui if kind == "u" else c.glVertexAttribI4i
+    c.glClearColor(0, 0, 0, 0)
+    c.glClear(E.GL_COLOR_BUFFER_BIT)
+    c.glBegin(E.GL_QUADS)
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        setter(loc, *values)
+        c.glVertex2f(x, y)
+    c.glEnd()
+    assert c.glGetError() == E.GL_NO_ERROR
+    return c.read_pixels()
+
+
+def test_integer_attributes_between_begin_and_end_keep_every_bit():
+    """glVertexAttribI4ui/I4i per vertex (piglit's attribs GL3): unsigned values of
+    2^31 and more, and integers float32 cannot hold (2^24 + 1), reach the shader as
+    they were given (they went through a float32 array: 2^32 - 1 read 2^31 - 1)."""
+    green = [0, 255, 0, 255]
+    px = _integer_attribute_quad("u", [4294967295, 2147483648, 16777217, 1],
+                                 "4294967295u, 2147483648u, 16777217u, 1u")
+    assert (px == green).all(), px[0, 0]
+    px = _integer_attribute_quad("i", [-2147483647, 2147483647, 16777217, -16777217],
+                                 "-2147483647, 2147483647, 16777217, -16777217")
+    assert (px == green).all(), px[0, 0]
