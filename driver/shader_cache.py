@@ -65,6 +65,7 @@ import os
 import pickle
 import sys
 import threading
+import time
 from pathlib import Path
 
 from uapi.caches import cache_disabled, cache_root, write_atomically
@@ -245,6 +246,16 @@ def entry_key(source: str, stage: str, variant_key, build_id: str, debug_words) 
     return "\0".join((f"v{FORMAT_VERSION}", build_id, stage, variant, code_words, source))
 
 
+#: The folder's size as the last scan (any process's) found it, in a file of the
+#: folder (not an entry: entries live in subfolders), and how long it stands: a
+#: process's first store adds to that size instead of looking at every entry (27,000
+#: of them: 0.2 s CPU and seconds of wall on a busy machine, paid by each piglit test
+#: that compiles something new). The cap is then kept within what processes stored
+#: since that scan; the next scan after SIZE_FRESH_S seconds evicts down to 90%.
+SIZE_FILE = "size"
+SIZE_FRESH_S = 600
+
+
 class ShaderCache:
     """One cache folder (``<root>/shaders``). Thread-safe; safe across processes."""
 
@@ -331,7 +342,7 @@ class ShaderCache:
         self._say(f"store {label} {path.name[:16]} ({len(data)} B)")
         with self._lock:
             if self._size_B is None:
-                self._size_B = self._scan_size()
+                self._size_B = self._known_size(len(data))
             else:
                 self._size_B += len(data)
             if self._size_B > self.max_B:
@@ -359,6 +370,26 @@ class ShaderCache:
     def _scan_size(self) -> int:
         return sum(size for _, size, _ in self._entries())
 
+    def _known_size(self, stored_B: int) -> int:
+        """The folder's size with the entry of ``stored_B`` bytes just stored: the
+        recorded size (SIZE_FILE) plus that entry while the record is younger than
+        SIZE_FRESH_S, else a scan (which sees the entry), recorded."""
+        record = self.directory / SIZE_FILE
+        try:
+            if time.time() - record.stat().st_mtime < SIZE_FRESH_S:
+                return int(record.read_text()) + stored_B
+        except (OSError, ValueError):
+            pass
+        size = self._scan_size()
+        self._record_size(size)
+        return size
+
+    def _record_size(self, size: int) -> None:
+        try:
+            write_atomically(self.directory / SIZE_FILE, str(size))
+        except OSError:
+            pass
+
     def _evict(self) -> None:
         """Remove least recently used entries until the folder holds 90% of the cap."""
         entries = sorted(self._entries())
@@ -375,6 +406,7 @@ class ShaderCache:
             except OSError:
                 pass
         self._size_B = total
+        self._record_size(total)
         self.stats["evicted"] += removed
         if removed:
             self._say(f"evicted {removed} entries (now {total} B, cap {self.max_B} B)")

@@ -18,6 +18,11 @@ from driver import shader_cache as sc
 ROOT = Path(__file__).resolve().parents[3]
 
 
+def _entry_files(folder) -> list:
+    """The cache's entries: the files of its subfolders (the size record lies beside them)."""
+    return [p for p in folder.glob("*/*") if p.is_file()]
+
+
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
@@ -68,7 +73,7 @@ def test_miss_then_hit_returns_the_same_plain_data(cache_dir):
     assert second.binary == b"\x01\x02" and second.info == {"a": (1, 2.5, None)}
     assert second.uniforms[0].kind == "vbo_address" and second.uniforms[0].double == 2
     assert second.uniforms[0] is second.uniforms[1]          # sharing survives
-    entries = [p for p in cache_dir.rglob("*") if p.is_file()]
+    entries = _entry_files(cache_dir)
     assert len(entries) == 1 and entries[0].parent.name == entries[0].name[:2]
 
 
@@ -136,7 +141,7 @@ def test_disable(cache_dir, monkeypatch):
 def test_damaged_entries_are_ignored_and_rewritten(cache_dir, damage, capsys, monkeypatch):
     compile_fn = _Counter()
     sc.cached_compile("s", "vertex", None, compile_fn)
-    (entry,) = [p for p in cache_dir.rglob("*") if p.is_file()]
+    (entry,) = _entry_files(cache_dir)
     data = entry.read_bytes()
     if damage == "truncate":
         entry.write_bytes(data[: len(data) // 2])
@@ -184,7 +189,7 @@ def test_eviction_keeps_the_folder_under_its_cap_least_recently_used_first(tmp_p
     os.utime(cache.path("key 0"), ns=(10 * 10**9, 10 * 10**9))        # ...but was just used
     for i in range(5, 9):
         cache.put(f"key {i}", blob)
-    sizes = [p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()]
+    sizes = [p.stat().st_size for p in _entry_files(tmp_path)]
     assert sum(sizes) <= 10_000
     assert cache.stats["evicted"] > 0
     assert cache.get("key 8") == blob                  # the newest stays
@@ -228,7 +233,7 @@ def test_concurrent_processes_never_see_a_partial_entry(cache_dir):
     outs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     assert sum(int(o) for o, _ in outs) >= 8          # each entry compiled at least once
-    files = [p for p in cache_dir.rglob("*") if p.is_file()]
+    files = _entry_files(cache_dir)
     assert len(files) == 8 and not any(p.name.startswith(".tmp-") for p in files)
 
 
@@ -302,3 +307,48 @@ def test_build_id_reads_the_installed_compiler():
     assert (root / "compiler").resolve() == Path(compiler.__file__).resolve().parent
     empty = hashlib.sha256(f"shimgl shader cache {sc.FORMAT_VERSION}\0".encode()).hexdigest()
     assert sc.compiler_build_id(root) != empty
+
+
+def _counted_scans(cache, monkeypatch) -> list:
+    calls = []
+    real = cache._entries
+    monkeypatch.setattr(cache, "_entries", lambda: calls.append(1) or real())
+    return calls
+
+
+def _folder_B(folder) -> int:
+    return sum(p.stat().st_size for p in _entry_files(folder))
+
+
+def test_a_fresh_recorded_size_spares_the_scan(tmp_path, monkeypatch):
+    cache = sc.ShaderCache(tmp_path, max_B=1 << 20)
+    (tmp_path / sc.SIZE_FILE).write_text("1234")
+    scans = _counted_scans(cache, monkeypatch)
+    assert cache.put("key", b"x" * 100)
+    assert scans == []
+    assert cache._size_B == 1234 + cache.path("key").stat().st_size
+
+
+def test_a_stale_recorded_size_is_scanned_and_recorded_again(tmp_path, monkeypatch):
+    cache = sc.ShaderCache(tmp_path, max_B=1 << 20)
+    assert cache.put("old", b"y" * 300)          # an entry another process stored
+    record = tmp_path / sc.SIZE_FILE
+    record.write_text("999999")
+    old = record.stat().st_mtime - 2 * sc.SIZE_FRESH_S
+    os.utime(record, (old, old))
+    other = sc.ShaderCache(tmp_path, max_B=1 << 20)      # a new process
+    scans = _counted_scans(other, monkeypatch)
+    assert other.put("new", b"z" * 100)
+    assert scans == [1]
+    assert other._size_B == _folder_B(tmp_path)          # both entries, each counted once
+    assert int(record.read_text()) == _folder_B(tmp_path)
+
+
+def test_the_cap_is_checked_against_a_recorded_size(tmp_path):
+    cache = sc.ShaderCache(tmp_path, max_B=10_000)
+    (tmp_path / sc.SIZE_FILE).write_text("9990")       # the record says the folder is full
+    assert cache.put("key", b"x" * 100)
+    # over the cap by the record: an eviction looked at the folder and corrected the record
+    assert cache._size_B == _folder_B(tmp_path) < 10_000
+    assert int((tmp_path / sc.SIZE_FILE).read_text()) == _folder_B(tmp_path)
+    assert cache.get("key") == b"x" * 100
