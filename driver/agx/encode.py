@@ -768,8 +768,12 @@ def _tables(ctx, batch, sh: AgxShader, stage) -> tuple[bytes, bytes, bool]:
                 n = texel_buffer.elements(iv.format, res.template.width_px, iv.offset_B, iv.size_B)
                 texs.append(texel_buffer.descriptor(iv.format, res.va + iv.offset_B, n))
             else:
+                # the bound layers only (a texture view's, or one layer); a 3D image's depth is its own
+                layers = None if res.template.target == PipeTextureTarget.TEXTURE_3D else \
+                    iv.last_layer - iv.first_layer + 1
                 texs.append(res.texture_descriptor(format=layout_format(iv.format), first_level=iv.level,
-                                                   last_level=iv.level, first_layer=iv.first_layer))
+                                                   last_level=iv.level, first_layer=iv.first_layer,
+                                                   layers=layers))
     if stage == PipeShaderType.FRAGMENT and batch.fb is not None:
         _spilled_render_targets(batch, texs)
     return b"".join(texs), b"".join(samps), extended

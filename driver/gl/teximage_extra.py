@@ -710,9 +710,14 @@ class TexImageExtraMixin:
         res = texture_resource(self, tex)
         if res is None:
             return None
-        last = res.template.array_size - 1 if layered else layer
-        return ImageView(res, INTERNAL_FORMATS[fmt].pipe, int(rw), level,
-                         0 if layered else layer, last)
+        # a texture view (GL 4.6 section 8.18): its level and layers are offsets into the
+        # parent's storage, a layered binding has the view's layers only
+        layer0 = getattr(tex, "view_min_layer", 0)
+        nlayers = getattr(tex, "view_num_layers", 0) or res.template.array_size - layer0
+        first = layer0 if layered else layer0 + layer
+        last = layer0 + nlayers - 1 if layered else first
+        return ImageView(res, INTERNAL_FORMATS[fmt].pipe, int(rw), getattr(tex, "view_min_level", 0) + level,
+                         first, last)
 
     def emit_images(self, stage: PipeShaderType, ls) -> None:
         units = []

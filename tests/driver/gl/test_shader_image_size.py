@@ -191,3 +191,48 @@ def test_buffer_images_are_the_buffer_range():
     expected = np.full(32, -1, np.float32)
     expected[4:12] = data[16:24] * 2 + (8 * 100 + 12)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("layered, image_type, coord, expected", [
+    (True, "image2DArray", "ivec3(1, 0, 2)", [2, 2, 3, 13]),   # the view's 3 layers; its layer 2 = layer 3
+    (False, "image2D", "ivec2(1, 0)", [2, 2, -1, 12]),         # the view's layer 1 = the parent's 2
+])
+def test_a_texture_view_bound_as_an_image_is_its_levels_and_layers(layered, image_type, coord, expected):
+    """A texture view (GL 4.6 section 8.18) of levels 1.. and layers 1..3 of a 5-layer
+    array: bound as an image, its level 0 is the parent's level 1, its layers the parent's
+    1..3, and imageSize counts those 3 (piglit's arb_texture_view-rendering-layers-image;
+    the image binding ignored the view's offsets and covered every layer to the last).
+    Texel (x, y) of parent level v, layer l holds 10 * v + l."""
+    size_z = "s.z" if layered else "-1"
+    cs = HEAD + ("#extension GL_ARB_compute_shader : require\nlayout(local_size_x = 1) in;\n"
+                 f"layout(rgba32f) readonly uniform {image_type} src;\n"
+                 "layout(r32i) writeonly uniform iimage1D dst;\n"
+                 f"void main() {{ ivec{3 if layered else 2} s = imageSize(src);\n"
+                 "  imageStore(dst, 0, ivec4(s.x)); imageStore(dst, 1, ivec4(s.y));\n"
+                 f"  imageStore(dst, 2, ivec4({size_z})); imageStore(dst, 3, ivec4(imageLoad(src, {coord}).r)); }}\n")
+    with driver.Context(api="gl43", width=4, height=4) as ctx:
+        parent = _texture(ctx, E.GL_TEXTURE_2D_ARRAY, (4, 4, 5), levels=2)
+        for v, n in ((0, 4), (1, 2)):
+            data = np.repeat(10.0 * v + np.arange(5, dtype=np.float32), n * n * 4)
+            ctx.glTexSubImage3D(E.GL_TEXTURE_2D_ARRAY, v, 0, 0, 0, n, n, 5, E.GL_RGBA, E.GL_FLOAT, data.tobytes())
+        view = ctx.glGenTextures(1)[0]
+        ctx.glTextureView(view, E.GL_TEXTURE_2D_ARRAY, parent, E.GL_RGBA32F, 1, 1, 1, 3)
+        dst = ctx.glGenTextures(1)[0]
+        ctx.glBindTexture(E.GL_TEXTURE_1D, dst)
+        ctx.glTexStorage1D(E.GL_TEXTURE_1D, 1, E.GL_R32I, 4)
+        ctx.glBindImageTexture(0, view, 0, layered, 1, E.GL_READ_ONLY, E.GL_RGBA32F)
+        ctx.glBindImageTexture(1, dst, 0, False, 0, E.GL_WRITE_ONLY, E.GL_R32I)
+        prog = ctx.glCreateProgram()
+        sh, ok, log = compile_source(ctx, E.GL_COMPUTE_SHADER, cs)
+        assert ok, log
+        ctx.glAttachShader(prog, sh)
+        ctx.glLinkProgram(prog)
+        assert ctx.glGetProgramiv(prog, E.GL_LINK_STATUS)[0], ctx.glGetProgramInfoLog(prog)
+        ctx.glUseProgram(prog)
+        ctx.glUniform1i(ctx.glGetUniformLocation(prog, "src"), 0)
+        ctx.glUniform1i(ctx.glGetUniformLocation(prog, "dst"), 1)
+        ctx.glDispatchCompute(1, 1, 1)
+        ctx.glMemoryBarrier(E.GL_TEXTURE_UPDATE_BARRIER_BIT)
+        got = np.frombuffer(bytes(ctx.glGetTexImage(E.GL_TEXTURE_1D, 0, E.GL_RED_INTEGER, E.GL_INT)), np.int32)
+        assert ctx.glGetError() == E.GL_NO_ERROR, ctx.error_log[-1:]
+    assert got.tolist() == expected
