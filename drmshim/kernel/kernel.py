@@ -30,7 +30,7 @@ from .scheduler import UserQueue
 from .submit import build_job
 from .syncobj import SyncState
 from .sync_ioctls import BLOCKING, SYNC_IOCTLS
-from .usercopy import (address_of, array_size, check_user_range, copy_from_user, copy_struct_from_user,
+from .usercopy import (argument_of, array_size, check_user_range, copy_from_user, copy_struct_from_user,
                        copy_struct_to_user, copy_to_user, struct_from_bytes)
 from .userptr import HOST_PAGE_B, UserPages
 from .vm import VM
@@ -157,9 +157,9 @@ class Kernel:
         what = self._requests.get(request)
         if what is None:
             what = self._requests[request] = self._decode_request(request)
-        address = address_of(arg)
+        address, owned_B = argument_of(arg)
         n = what.size_B
-        kbuf = copy_struct_from_user(what.struct, address, n)
+        kbuf = copy_struct_from_user(what.struct, address, n, arg, owned_B)
         try:
             if what.locked:
                 with file.lock:
@@ -172,7 +172,7 @@ class Kernel:
             raise kernel_bug(what.name, error) from error
         if what.reads_back:
             try:
-                copy_struct_to_user(address, kbuf, n)
+                copy_struct_to_user(address, kbuf, n, arg, owned_B)
             except OSError:
                 # the new descriptor never reached userspace: it is not left open (as the
                 # kernel reserves an fd, copies the result out, then installs it)

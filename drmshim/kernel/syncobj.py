@@ -265,7 +265,13 @@ def wait_many(state: SyncState, entries: list[tuple[Syncobj, int]], deadline_ns:
     sync object is replaced later (as the kernel takes a reference at the start).
     """
     with state.lock:
-        resolved: list[list[Fence] | None] = [sync.resolve(point) for sync, point in entries]
+        if len(entries) == 1:       # (one sync object, every fence wait: done already is common)
+            fences = entries[0][0].resolve(entries[0][1])
+            if fences is not None and (available or all(f.signaled for f in fences)):
+                return 0
+            resolved: list[list[Fence] | None] = [fences]
+        else:
+            resolved = [sync.resolve(point) for sync, point in entries]
         if not for_submit and None in resolved:
             raise fail(errno.EINVAL, "a sync object point has no fence (and no WAIT_FOR_SUBMIT)")
         waiter = None       # made only if the wait must block

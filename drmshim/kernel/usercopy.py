@@ -7,6 +7,9 @@ is ``EFAULT``, never a crash. The check and the copy are one system call,
 ``process_vm_readv``/``process_vm_writev`` on our own process: the host kernel
 walks our page tables and answers EFAULT exactly where a real ``copy_from_user``
 would. A range that wraps past 2^64 is EFAULT before anything is touched.
+The one exception is an ioctl's argument struct that the caller allocated with
+``ffi.new`` (``argument_of``): memory cffi owns, mapped and writable while the
+cdata lives, so when it covers the copy it is copied plainly (``memmove``).
 
 Every copy is bounded before any buffer is allocated: a single copy larger than
 ``MAX_COPY_B`` is ``ENOMEM``, as ``kmalloc_array`` fails for such sizes in the
@@ -34,7 +37,7 @@ import uapi
 from .errors import errno, fail
 
 __all__ = ["copy_from_user", "copy_ranges_from_user", "copy_to_user", "copy_struct_from_user", "copy_struct_to_user", "struct_from_bytes",
-           "array_size", "address_of", "check_user_range", "mapped_from", "MAX_COPY_B"]
+           "array_size", "address_of", "argument_of", "check_user_range", "mapped_from", "MAX_COPY_B"]
 
 ffi = uapi.ffi
 
@@ -59,8 +62,14 @@ _process_vm_readv = _vm_call("process_vm_readv")
 _process_vm_writev = _vm_call("process_vm_writev")
 _local = threading.local()
 _UINTPTR = ffi.typeof("uintptr_t")
+_CHARS = ffi.typeof("char[]")
+_U64S = ffi.typeof("uint64_t[]")
 _struct_types: dict[str, tuple[object, int]] = {}
 _POINTER_TYPES: set = set()     # the cffi pointer and array types ioctl arguments came as
+#: The Python type of the cdata ``ffi.new`` returns: memory cffi allocated, mapped and
+#: writable for as long as the cdata lives (a cast pointer or a buffer's is another type).
+_OWNED = type(ffi.new("char[1]"))
+_owned_sizes: dict = {}         # cffi pointer type -> the bytes ``ffi.new`` of it allocates
 
 
 def _struct_type(ctype: str) -> tuple[object, int]:
@@ -188,7 +197,7 @@ def copy_from_user(address: int, size_B: int) -> bytes:
     if size_B == 0:
         return b""
     _check_range(address, size_B)
-    out = ffi.new("char[]", size_B)
+    out = ffi.new(_CHARS, size_B)
     _transfer(False, out, address, size_B)
     return ffi.buffer(out)[:]
 
@@ -205,18 +214,22 @@ def copy_ranges_from_user(ranges: list[tuple[int, int]]) -> list[bytes] | None:
         total_B += size_B
     if total_B > MAX_COPY_B:
         return None
-    out = ffi.new("char[]", total_B)
+    out = ffi.new(_CHARS, total_B)
     count = len(ranges)
-    words = ffi.new("uint64_t[]", 4 * count)     # count local iovecs, then count remote ones
     local = int(ffi.cast(_UINTPTR, out))
-    for i, (address, size_B) in enumerate(ranges):
-        words[2 * i], words[2 * i + 1] = local, size_B
-        words[2 * (count + i)], words[2 * (count + i) + 1] = address, size_B
+    iovecs = []                                  # count local iovecs, then count remote ones
+    for _, size_B in ranges:
+        iovecs += (local, size_B)
         local += size_B
+    for address, size_B in ranges:
+        iovecs += (address, size_B)
+    words = ffi.new(_U64S, iovecs)
     mine = int(ffi.cast(_UINTPTR, words))
     if _process_vm_readv(_PID[0], mine, count, mine + 16 * count, count, 0) != total_B:
         return None
     data = ffi.buffer(out)[:]
+    if count == 1:
+        return [data]
     pieces, start = [], 0
     for _, size_B in ranges:
         pieces.append(data[start:start + size_B])
@@ -236,23 +249,33 @@ def copy_to_user(address: int, data: bytes) -> None:
     _transfer(True, src, address, size_B)
 
 
-def copy_struct_from_user(ctype: str, address: int, size_B: int):
+def copy_struct_from_user(ctype: str, address: int, size_B: int, owned=None, owned_B: int = 0):
     """A new zeroed ``ctype`` with the ``size_B`` (at most its size) bytes at user
     ``address`` over its start: an ioctl argument, copied in place (no
-    intermediate bytes)."""
+    intermediate bytes). ``owned``: the argument's cdata when ``argument_of`` found
+    it to be ``owned_B`` bytes cffi allocated (known mapped: a plain copy when they
+    cover the read; else the system call checks the range)."""
     pointer, struct_size_B = _struct_type(ctype)
     out = ffi.new(pointer)
     if size_B:
         _check_range(address, size_B)
-        _transfer(False, out, address, min(size_B, struct_size_B))
+        n = min(size_B, struct_size_B)
+        if n <= owned_B:
+            ffi.memmove(out, owned, n)
+        else:
+            _transfer(False, out, address, n)
     return out
 
 
-def copy_struct_to_user(address: int, cdata, size_B: int) -> None:
-    """Write the first ``size_B`` bytes of the struct ``cdata`` at user ``address``."""
+def copy_struct_to_user(address: int, cdata, size_B: int, owned=None, owned_B: int = 0) -> None:
+    """Write the first ``size_B`` bytes of the struct ``cdata`` at user ``address``
+    (``owned``, ``owned_B``: as for ``copy_struct_from_user``; cffi's memory is writable)."""
     if size_B:
         _check_range(address, size_B)
-        _transfer(True, cdata, address, size_B)
+        if size_B <= owned_B:
+            ffi.memmove(owned, cdata, size_B)
+        else:
+            _transfer(True, cdata, address, size_B)
 
 
 def address_of(cdata) -> int:
@@ -269,6 +292,23 @@ def address_of(cdata) -> int:
             raise fail(errno.EFAULT, f"the ioctl argument is a {ctype.kind}, not a pointer")
         _POINTER_TYPES.add(ctype)
     return int(ffi.cast(_UINTPTR, cdata))
+
+
+def argument_of(cdata) -> tuple[int, int]:
+    """(``address_of(cdata)``, how many bytes from there cffi allocated for it: its
+    ``ffi.new`` struct or array while it lives, else 0 - a cast pointer or a buffer's,
+    whose memory only the system call can check)."""
+    address = address_of(cdata)
+    if type(cdata) is not _OWNED:
+        return address, 0
+    ctype = ffi.typeof(cdata)
+    size_B = _owned_sizes.get(ctype)
+    if size_B is None:
+        # an array's cdata knows its length; a pointer's ffi.new allocated one item
+        size_B = ffi.sizeof(cdata) if ctype.kind == "array" else ffi.sizeof(ctype.item)
+        if ctype.kind != "array":
+            _owned_sizes[ctype] = size_B
+    return address, size_B
 
 
 def struct_from_bytes(ctype: str, data: bytes):
