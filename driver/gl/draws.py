@@ -46,6 +46,7 @@ _VARIANT_FAILURES_REPORTED: set[str] = set()     # messages already printed on s
 _I32 = struct.Struct("<i")
 # entries of a context's derived-state cache (_derived_cache) before it is emptied
 _DERIVED_CACHE_ENTRIES = 256
+_NO_ENTRY = (None, None, None)
 
 # glClear's bits, and PipeClear's as plain integers
 _CLEAR_MASK = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
@@ -1308,7 +1309,45 @@ class DrawMixin:
         self.pipe.memory_barrier(flags)
 
     # -- clears (GL 4.6 section 17.4.3) ----------------------------------------------------
+    #: (inputs, objects, framebuffer state, pipe.clear's arguments or None) of the last
+    #: glClear that went straight to the pipe (_clear_inputs)
+    _kept_clear = None
+
+    def _clear_inputs(self, mask: int):
+        """(values, objects compared by identity) that a glClear reads when it goes
+        straight to ``pipe.clear`` (or clears nothing): the mask, the draw framebuffer
+        (the window's buffers, size, draw buffers and bits; a framebuffer object's
+        generations, as ``_framebuffer_inputs``), the layer being rendered and the
+        generations of the enables, colour (clear colour, colour masks), depth, stencil
+        (front face: the write mask) and viewport (scissor) groups; None when a
+        framebuffer object is not kept (queued uploads)."""
+        s = self.state
+        fbo = self.draw_framebuffer
+        if fbo is None:
+            w = self.window
+            fb_in = (w.width, w.height, w.samples, tuple(w.draw_buffers), w.bits)
+            objects = (w, w.color, w.depth_stencil)
+        else:
+            fb_in = self._framebuffer_inputs(fbo)
+            if fb_in is None:
+                return None
+            objects = (fbo,)
+        cb, st = s.color_buffer, s.stencil_buffer
+        return (mask, fb_in, getattr(self, "_render_layer", None), s.enabled.gen, cb.gen,
+                *[rt.gen for rt in cb.rt], s.depth_buffer.gen, st.gen, st.stencil[0].gen,
+                s.viewports.gen), objects
+
     def glClear(self, mask: int) -> None:
+        kept = self._kept_clear
+        if kept is not None:
+            got = self._clear_inputs(mask)
+            # (and the framebuffer state is still the one emit_framebuffer would derive)
+            if got is not None and got[0] == kept[0] and all(a is b for a, b in zip(got[1], kept[1])) and \
+                    (self._derived_cache or {}).get(("fb state", id(self.draw_framebuffer)), _NO_ENTRY)[2] is kept[2]:
+                self.pipe.set_framebuffer_state(kept[2])
+                if kept[3] is not None:
+                    self.pipe.clear(*kept[3])
+                return
         allowed = _CLEAR_MASK_COMPAT if self.api.compat else _CLEAR_MASK
         check(mask & ~allowed == 0, E.GL_INVALID_VALUE, "bad clear bits")
         status, layers, depth_bits, stencil_bits = self._draw_framebuffer_facts()
@@ -1345,6 +1384,7 @@ class DrawMixin:
                 partial = True
             color_bits.append(bits)
         if not buffers:
+            self._keep_clear(mask, fb, None)
             return
         if partial or (buffers & _CLEAR_STENCIL and stencil_mask != full):
             # pipe.clear has no write masks: draw the clear (GL 4.6 section 17.4.3)
@@ -1360,7 +1400,15 @@ class DrawMixin:
             buffers &= ~_CLEAR_DEPTHSTENCIL
             if not buffers:
                 return
-        self.pipe.clear(PipeClear(buffers), scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
+        call = (PipeClear(buffers), scissor, s.clear_color, s.clear_depth, s.clear_stencil & full)
+        self._keep_clear(mask, fb, call)
+        self.pipe.clear(*call)
+
+    def _keep_clear(self, mask: int, fb, call) -> None:
+        """Remember a glClear that went straight to the pipe (``call``: pipe.clear's
+        arguments, None: nothing to clear) for the next one with the same inputs."""
+        got = self._clear_inputs(mask)
+        self._kept_clear = None if got is None else (got[0], got[1], fb, call)
 
     @staticmethod
     def _scissor_partial(scissor, fb) -> bool:

@@ -208,3 +208,77 @@ def test_a_kept_fill_is_read_again_only_while_the_bytes_stand():
     assert ctx.glReadPixels(0, 0, 32, 32, E.GL_RGBA, E.GL_UNSIGNED_BYTE, dest=lambda n: bytearray(n - 4)) is None
     assert ctx.glGetError() == E.GL_INVALID_OPERATION
     assert ctx.glGetError() == E.GL_NO_ERROR
+
+
+# ------------------------------------------------------------------ the kept glClear
+def _pipe_calls(ctx, mask):
+    """glClear(mask) and what it asked of the pipe: the framebuffer state it set and
+    pipe.clear's arguments (or the draws of a clear drawn as a quad)."""
+    calls = []
+    pipe = ctx.pipe
+    real_clear, real_fb = pipe.clear, pipe.set_framebuffer_state
+    draws = pipe.stats["draws"]
+    pipe.clear = lambda *a: (calls.append(("clear", a)), real_clear(*a))[1]
+    pipe.set_framebuffer_state = lambda fb: (calls.append(("fb", fb)), real_fb(fb))[1]
+    try:
+        ctx.glClear(mask)
+    finally:
+        del pipe.clear, pipe.set_framebuffer_state
+    return calls, pipe.stats["draws"] - draws, ctx.glGetError()
+
+
+def test_a_kept_clear_asks_the_pipe_what_a_derived_one_asks():
+    """glClear remembers what it asked of the pipe (``_kept_clear``). After each single
+    change of an input the next glClear (the memo in place, possibly stale) must make
+    the same pipe calls as a glClear derived afresh (the memo dropped)."""
+    ctx = driver.Context(api="gl46", width=8, height=8)
+    rb = _renderbuffer(ctx, 4, 4)
+    rb2 = _renderbuffer(ctx, 6, 6)
+    fbo = ctx.glGenFramebuffers(1)[0]
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo)
+    ctx.glFramebufferRenderbuffer(E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb)
+    ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0)
+    all_bits = E.GL_COLOR_BUFFER_BIT | E.GL_DEPTH_BUFFER_BIT | E.GL_STENCIL_BUFFER_BIT
+    changes = [
+        ("clear colour", lambda: ctx.glClearColor(0.0, 1.0, 0.0, 1.0), all_bits),
+        ("clear depth", lambda: ctx.glClearDepth(0.25), all_bits),
+        ("clear stencil", lambda: ctx.glClearStencil(7), all_bits),
+        ("mask", lambda: None, E.GL_COLOR_BUFFER_BIT),
+        ("colour mask", lambda: ctx.glColorMask(True, False, True, True), all_bits),
+        ("colour mask back", lambda: ctx.glColorMask(True, True, True, True), all_bits),
+        ("depth mask", lambda: ctx.glDepthMask(False), all_bits),
+        ("stencil write mask", lambda: ctx.glStencilMask(0), all_bits),
+        ("stencil write mask back", lambda: ctx.glStencilMask(0xFF), all_bits),
+        ("scissor test", lambda: (ctx.glScissor(0, 0, 8, 8), ctx.glEnable(E.GL_SCISSOR_TEST)), E.GL_COLOR_BUFFER_BIT),
+        ("scissor box", lambda: ctx.glScissor(1, 1, 3, 3), E.GL_COLOR_BUFFER_BIT),
+        ("scissor off", lambda: ctx.glDisable(E.GL_SCISSOR_TEST), E.GL_COLOR_BUFFER_BIT),
+        ("rasterizer discard", lambda: ctx.glEnable(E.GL_RASTERIZER_DISCARD), E.GL_COLOR_BUFFER_BIT),
+        ("rasterizer discard off", lambda: ctx.glDisable(E.GL_RASTERIZER_DISCARD), E.GL_COLOR_BUFFER_BIT),
+        ("draw buffer none", lambda: ctx.glDrawBuffer(E.GL_NONE), E.GL_COLOR_BUFFER_BIT),
+        ("draw buffer back", lambda: ctx.glDrawBuffer(E.GL_BACK), E.GL_COLOR_BUFFER_BIT),
+        ("framebuffer object", lambda: ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, fbo), E.GL_COLOR_BUFFER_BIT),
+        ("its attachment", lambda: ctx.glFramebufferRenderbuffer(
+            E.GL_FRAMEBUFFER, E.GL_COLOR_ATTACHMENT0, E.GL_RENDERBUFFER, rb2), E.GL_COLOR_BUFFER_BIT),
+        ("its storage", lambda: ctx.glRenderbufferStorage(E.GL_RENDERBUFFER, E.GL_RGBA8, 5, 5),
+         E.GL_COLOR_BUFFER_BIT),
+        ("sRGB writes", lambda: ctx.glEnable(E.GL_FRAMEBUFFER_SRGB), E.GL_COLOR_BUFFER_BIT),
+        ("window again", lambda: ctx.glBindFramebuffer(E.GL_FRAMEBUFFER, 0), all_bits),
+        ("bad mask", lambda: None, 0x1),
+    ]
+    ctx.glClearColor(1.0, 0.0, 0.0, 1.0)
+    for name, change, mask in changes:
+        ctx.glClear(mask if mask != 0x1 else all_bits)      # fills the memo (for this mask)
+        assert ctx.glGetError() == E.GL_NO_ERROR, name
+        change()
+        assert ctx.glGetError() == E.GL_NO_ERROR, name
+        kept = _pipe_calls(ctx, mask)
+        ctx.gl._kept_clear = None
+        derived = _pipe_calls(ctx, mask)
+        assert kept == derived, name
+    mask = all_bits
+    # the memo is used: a second identical glClear sets the state it kept, derives nothing
+    ctx.glClear(mask)
+    assert ctx.gl._kept_clear is not None
+    ctx.gl._draw_framebuffer_facts = None      # (would raise if called)
+    calls, draws, error = _pipe_calls(ctx, mask)
+    assert calls[0] == ("fb", ctx.gl._kept_clear[2]) and error == E.GL_NO_ERROR
