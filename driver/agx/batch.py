@@ -153,9 +153,10 @@ class Submission:
             if self.on_retire is not None:
                 self.on_retire(self)
             for pool in self.pools:
-                pool.release()
-            for bo in self.bos:
-                bo.release()
+                if pool.bos:
+                    pool.release()
+            if self.bos:
+                self.device.bo_release_all(self.bos)
             self.pools, self.bos = [], []
         if destroy:
             self._release_syncobj()
@@ -305,7 +306,7 @@ class Batch:
         fb = self.fb
         memory = tuple(None if s is None else s.resource.bo for s in fb.cbufs)
         return ("render fields", fb, memory, None if fb.zsbuf is None else fb.zsbuf.resource.bo,
-                self.clear, tuple((i, tuple(w)) for i, w in self.clear_color.items()), self.clear_rect,
+                self.clear, tuple(self.clear_color.items()), self.clear_rect,     # (the words are tuples)
                 struct.pack("<f", self.clear_depth), self.clear_stencil, self.zs_access,
                 frozenset(self.no_load), frozenset(self.no_store), self.occlusion_va)
 

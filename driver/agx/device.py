@@ -381,13 +381,17 @@ class Device:
             return bo
 
     def bo_release(self, bo: BO) -> None:
+        self.bo_release_all((bo,))
+
+    def bo_release_all(self, bos) -> None:
+        """Drop one reference on each of ``bos`` (under the lock once: a retired
+        submission's); a BO without any goes to the cache, or is freed."""
         with self.lock:
-            assert not bo.freed, f"{bo} released twice"
-            bo.refs -= 1
-            if bo.refs > 0:
-                return
-            if not self.cache.put(bo):
-                self._bo_free(bo)
+            for bo in bos:
+                assert not bo.freed, f"{bo} released twice"
+                bo.refs -= 1
+                if bo.refs <= 0 and not self.cache.put(bo):
+                    self._bo_free(bo)
 
     def _bo_free(self, bo: BO) -> None:
         bo.freed = True

@@ -584,7 +584,7 @@ class AgxContext(PipeContext):
         handle = dev.syncobj_take()
         sub = Submission(dev, handle, [batch.pool, batch.usc_pool], list(batch.bo_refs.values()), batch.label,
                          batch.feedback_slots, self._retired,
-                         reuse_syncobj=not any(r in batch.writes for r in shared))
+                         reuse_syncobj=not shared or not any(r in batch.writes for r in shared))
         # Any thread may retire (and destroy the syncobj of) an in-sync at any moment
         # (screen.retire, fence waits of other contexts): hold each until SUBMIT has read it.
         if in_syncs:
