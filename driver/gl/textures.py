@@ -258,6 +258,11 @@ class TextureMixin:
                     for tgt, t in list(unit.items()):
                         if t is tex:
                             del unit[tgt]
+                # GL 4.6 section 8.26: as glBindImageTexture(unit, 0) for each image unit
+                # of this context that has it
+                images = getattr(self, "image_units", {})
+                for unit_index in [u for u, entry in images.items() if entry[0] is tex]:
+                    del images[unit_index]
                 self._detach_from_framebuffers(tex)
                 self.share_group.release(tex, self.screen.resource_destroy)
             self.textures.delete(name)

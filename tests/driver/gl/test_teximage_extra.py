@@ -120,6 +120,29 @@ def test_bind_image_texture():
     expect(c, E.GL_INVALID_ENUM)
 
 
+def test_deleting_a_texture_unbinds_it_from_the_image_units():
+    """GL 4.6 section 8.26: deleting a texture bound to image units is as
+    glBindImageTexture(unit, 0) on each: the units read back the initial state
+    (name 0, level 0, READ_ONLY, R8); a unit holding another texture keeps it."""
+    c = make_ctx("gl46")
+    a, b = c.glGenTextures(2)
+    for name in (a, b):
+        c.glBindTexture(E.GL_TEXTURE_2D, name)
+        c.glTexStorage2D(E.GL_TEXTURE_2D, 2, E.GL_RGBA16F, 4, 4)
+    c.glBindImageTexture(5, a, 1, False, 0, E.GL_WRITE_ONLY, E.GL_RGBA16F)
+    c.glBindImageTexture(6, a, 0, False, 0, E.GL_READ_WRITE, E.GL_RGBA16F)
+    c.glBindImageTexture(7, b, 1, False, 0, E.GL_READ_WRITE, E.GL_RGBA16F)
+    c.glDeleteTextures(1, [a])
+    for unit in (5, 6):
+        assert [c.glGetIntegeri_v(q, unit)[0] for q in (
+            E.GL_IMAGE_BINDING_NAME, E.GL_IMAGE_BINDING_LEVEL, E.GL_IMAGE_BINDING_ACCESS,
+            E.GL_IMAGE_BINDING_FORMAT)] == [0, 0, E.GL_READ_ONLY, E.GL_R8]
+        assert c._image_view(unit) is None
+    assert c.glGetIntegeri_v(E.GL_IMAGE_BINDING_NAME, 7) == [b]
+    assert c.glGetIntegeri_v(E.GL_IMAGE_BINDING_LEVEL, 7) == [1]
+    assert c.glGetError() == E.GL_NO_ERROR
+
+
 def test_texture_views(core):
     (orig, view, other) = core.glGenTextures(3)
     core.glBindTexture(E.GL_TEXTURE_2D_ARRAY, orig)
