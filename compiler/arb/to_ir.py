@@ -38,6 +38,11 @@ from compiler.ir import ArrayType, VecType
 
 from .program import ParamBinding, Program
 
+# the linear fog blend's scale (ARB_fog_linear here, the fixed-function fog of
+# driver/gl/legacy/ffgen.py): gl_Fog.scale, 1 / (end - start), but 1 when start == end,
+# where gl_Fog.scale is infinite and Mesa's blend takes 1 (f = end - c)
+FOG_BLEND_SCALE = "(gl_Fog.end == gl_Fog.start ? 1.0 : gl_Fog.scale)"
+
 __all__ = ["ARBShader", "interface_source", "arb_front_half", "env_uniform", "local_uniform",
            "program_matrix_uniform", "sampler_uniform", "attrib_name"]
 _VEC4 = VecType("float", 32, 4)
@@ -247,7 +252,7 @@ class _Interface:
             body += ["gl_Position = ftransform();", "gl_ClipVertex = gl_ModelViewMatrix * gl_Vertex;"]
         if prog.fog_option:
             decls += ["vec4 shimgl_fog_params;", "vec4 shimgl_fog_color;", "float shimgl_fog_coord;"]
-            body += ["shimgl_fog_params = vec4(gl_Fog.density, gl_Fog.start, gl_Fog.end, gl_Fog.scale);",
+            body += [f"shimgl_fog_params = vec4(gl_Fog.density, gl_Fog.start, gl_Fog.end, {FOG_BLEND_SCALE});",
                      "shimgl_fog_color = gl_Fog.color;", "shimgl_fog_coord = gl_FogFragCoord;"]
         # The program's text closes the source as a comment: two programs with the same
         # interface still have different sources (compiled-shader caches key on it).

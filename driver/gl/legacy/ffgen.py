@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.arb.to_ir import FOG_BLEND_SCALE
 from driver.gl import enums as E
 
 __all__ = ["LightKey", "UnitKey", "VertexKey", "FragmentKey", "vertex_source", "fragment_source",
@@ -403,7 +404,7 @@ def fragment_source(key: FragmentKey) -> str:
         body.append("prev.rgb = clamp(prev.rgb + gl_SecondaryColor.rgb, 0.0, 1.0);")
     if key.fog_mode is not None:
         c = "gl_FogFragCoord"
-        f = {E.GL_LINEAR: f"(gl_Fog.end - {c}) * gl_Fog.scale",
+        f = {E.GL_LINEAR: f"(gl_Fog.end - {c}) * {FOG_BLEND_SCALE}",
              E.GL_EXP: f"exp(-gl_Fog.density * {c})",
              E.GL_EXP2: f"exp(-(gl_Fog.density * {c}) * (gl_Fog.density * {c}))"}[key.fog_mode]
         body.append(f"float fog = clamp({f}, 0.0, 1.0);")

@@ -238,7 +238,9 @@ def _block(ctx, key: bytes) -> bytes:
     flat[plan.texgen] = [x for g in L.texgen for coord in g
                          for x in (*coord.eye_plane, *coord.object_plane)]
     fog = L.fog
+    # gl_Fog.scale = 1 / (end - start), an infinity when they are equal (as Mesa's
+    # STATE_FOG_PARAMS); the fog blends use compiler.arb.to_ir.FOG_BLEND_SCALE
     flat[plan.fog] = (*fog.color, fog.density, fog.start, fog.end,
-                      1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
+                      1.0 / (fog.end - fog.start) if fog.end != fog.start else float("inf"))
     with np.errstate(over="ignore"):          # beyond float's range: an infinity, as a C cast
         return flat.astype(np.float32).tobytes()

@@ -106,3 +106,33 @@ def test_builtin_state_values():
         ctx.glEnd()
         got = ctx.read_pixels()[1, 1] / 255.0
         assert np.abs(got - want).max() <= 1.5 / 255, (expr, got, want)
+
+
+def test_fog_scale_is_infinite_when_start_equals_end():
+    """gl_Fog.scale is 1 / (end - start): +infinity when they are equal (Mesa's value; it
+    was 0). Left of the middle gl_FogFragCoord = x < 0 gives (-inf, +inf) -> green, right
+    of it (+inf, -inf) -> red (piglit's glsl-fs-fogscale). The fixed-function and ARB
+    linear fog blends take 1 instead of the infinity: f = clamp(end - c) = 0.5 - 0.25."""
+    ctx = driver.Context(api="compat", width=8, height=8)
+    ctx.glFogf(ctx.GL_FOG_START, 0.0)
+    ctx.glFogf(ctx.GL_FOG_END, 0.0)
+    prog = _program(ctx, "#version 120\nvoid main() { gl_Position = gl_Vertex; gl_FogFragCoord = gl_Position.x; }\n",
+                    "#version 120\nvoid main() {\n"
+                    "    gl_FragColor = vec4(gl_FogFragCoord * gl_Fog.scale * vec2(1.0, -1.0), 0.0, 1.0);\n}\n")
+    ctx.glUseProgram(prog)
+    ctx.glRectf(-1, -1, 1, 1)
+    img = ctx.read_pixels()
+    assert (img[:, :4] == (0, 255, 0, 255)).all() and (img[:, 4:] == (255, 0, 0, 255)).all()
+    ctx.glUseProgram(0)
+    ctx.glFogf(ctx.GL_FOG_START, 0.5)
+    ctx.glFogf(ctx.GL_FOG_END, 0.5)
+    ctx.glFogi(ctx.GL_FOG_MODE, ctx.GL_LINEAR)
+    ctx.glFogi(ctx.GL_FOG_COORD_SRC, ctx.GL_FOG_COORD)
+    ctx.glFogfv(ctx.GL_FOG_COLOR, (0.0, 0.0, 1.0, 1.0))
+    ctx.glEnable(ctx.GL_FOG)
+    ctx.glColor4f(1.0, 0.0, 0.0, 1.0)
+    ctx.glFogCoordf(0.25)
+    ctx.glRectf(-1, -1, 1, 1)
+    got = ctx.read_pixels()[4, 4]
+    assert np.abs(got.astype(int) - (64, 0, 191, 255)).max() <= 1, got      # 0.25 red + 0.75 blue
+    assert ctx.glGetError() == ctx.GL_NO_ERROR

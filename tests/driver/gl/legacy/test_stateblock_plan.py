@@ -102,7 +102,7 @@ def _reference_bytes(ctx) -> bytes:
     put("gl_Fog.density", fog.density)
     put("gl_Fog.start", fog.start)
     put("gl_Fog.end", fog.end)
-    put("gl_Fog.scale", 1.0 / (fog.end - fog.start) if fog.end != fog.start else 0.0)
+    put("gl_Fog.scale", 1.0 / (fog.end - fog.start) if fog.end != fog.start else np.inf)
     with np.errstate(over="ignore"):
         return flat.astype(np.float32).tobytes()
 
