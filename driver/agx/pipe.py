@@ -507,12 +507,15 @@ class AgxContext(PipeContext):
             self._decompress_spilled(fb)
         batch = Batch(self, fb, next(self._serial))
         if fb is not None:
-            for s in list(fb.cbufs) + [fb.zsbuf]:
+            for s in (*fb.cbufs, fb.zsbuf):
                 if s is None:
                     continue
-                self._flush_writer(s.resource, batch)
-                self._flush_readers(s.resource, batch)
-                batch.use(s.resource, write=True)
+                resource = s.resource
+                if resource.writer is not None:        # (a fresh batch is neither writer nor reader)
+                    self._flush_writer(resource, batch)
+                if resource.readers:
+                    self._flush_readers(resource, batch)
+                batch.use(resource, write=True)
             if self.occlusion_bo is not None:
                 batch.occlusion_va = self.occlusion_bo.va
         self.batches[fb] = batch

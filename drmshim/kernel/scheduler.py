@@ -78,7 +78,8 @@ class UserQueue:
         job.firmware_job.on_complete = job.complete
         self.last_done = job.done
         with self.sync.lock:
-            if self._pending or self._handing or self._closing or not all(f.signaled for f in job.in_fences):
+            if self._pending or self._handing or self._closing or (
+                    job.in_fences and not all(f.signaled for f in job.in_fences)):
                 self._pending.append(job)
                 if len(self._pending) == 1:
                     self._waiter.wake()
