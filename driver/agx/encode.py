@@ -1068,6 +1068,8 @@ def _quads_to_triangles(mode, ids: np.ndarray, marks: np.ndarray | None = None) 
 
 _ADJACENCY = frozenset({PipePrim.LINES_ADJACENCY, PipePrim.LINE_STRIP_ADJACENCY, PipePrim.TRIANGLES_ADJACENCY,
                         PipePrim.TRIANGLE_STRIP_ADJACENCY})
+#: the modes whose draws are converted into independent triangles or lines (quads, adjacency)
+_CONVERTED = frozenset({PipePrim.QUADS, PipePrim.QUAD_STRIP, *_ADJACENCY})
 
 
 def _drop_adjacency(mode, ids: np.ndarray, marks: np.ndarray | None = None, last: bool = True) -> tuple:
@@ -1267,7 +1269,7 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     # indices (CPU-converted for quads and adjacency into independent primitives)
     index_size, index_va, index_bytes, count, base_vertex = 0, 0, 0, d.count, d.start
     indices = None
-    converted = (PipePrim.QUADS, PipePrim.QUAD_STRIP, *_ADJACENCY)
+    converted = _CONVERTED
     if info.index_size:
         base_vertex = d.index_bias
         if mode in converted and _gathers_on_gpu(ctx, info, batch, capture):
@@ -1382,6 +1384,11 @@ def _encode_draw(ctx, info, d, batch, vs_cso, fs_cso, capture: bool, indirect_re
     else:
         batch.vdm += _vdm_state(vs.output_count_words)(vs_words)
     batch.vdm += _VDM_PPP_STATE_UPDATE(ppp[1], ppp[0])
+    if not index_size and indirect_record is None:      # (the usual draw: one packer per primitive)
+        batch.vdm += _vdm_arrays(_PRIMS[mode])(info.instance_count, base_vertex, info.start_instance, count)
+        batch.draws += 1
+        batch.zs_access |= _zs_access(ctx)
+        return
     draw = dict(primitive=_PRIMS[mode], instances=info.instance_count, base_vertex=base_vertex,
                 base_instance=info.start_instance, count=count)
     if index_size:
@@ -1410,6 +1417,19 @@ def _fragment_fields(fs: AgxShader, multisample: bool) -> tuple:
             # (gl_SampleID 0), even for a program that reads gl_SampleID
             per_sample=fs.per_sample and multisample,
             post_depth_coverage=bool(fs.info.get("post_depth_coverage"))).items()))
+    return hit
+
+
+_VDM_ARRAYS: dict = {}
+
+
+def _vdm_arrays(primitive):
+    """The packer of a non-indexed, direct VDM_INDEX_LIST of ``primitive`` (instances,
+    base vertex, base instance, count), one per primitive."""
+    hit = _VDM_ARRAYS.get(primitive)
+    if hit is None:
+        hit = _VDM_ARRAYS[primitive] = packer("VDM_INDEX_LIST", "instances", "base_vertex", "base_instance", "count",
+                                              primitive=primitive)
     return hit
 
 
