@@ -192,13 +192,13 @@ def vertex_key(ctx, cso, capture: bool = False) -> ShaderKey:
         return _vertex_key(ctx, cso, True)
     rast = ctx.rast
     state = (rast.clip_plane_enable, rast.flatshade, ctx.output_filter, rast.clamp_vertex_color,
-             tuple(ctx.velems), tuple(_bound_buffer(ctx, el) is not None for el in ctx.velems))
-    memo = cso.__dict__.setdefault("_vertex_keys", {})
+             tuple(ctx.velems), tuple([_bound_buffer(ctx, el) is not None for el in ctx.velems]))
+    memo = cso.__dict__.get("_vertex_keys")
+    if memo is None:
+        memo = cso.__dict__["_vertex_keys"] = _Memo()
     key = memo.get(state)
     if key is None:
-        if len(memo) > 64:
-            memo.clear()
-        key = memo[state] = _vertex_key(ctx, cso, False)
+        key = memo.put(state, _vertex_key(ctx, cso, False))
     return key
 
 
@@ -794,12 +794,13 @@ def _batch_spilled(batch) -> tuple:
     once per batch."""
     spilled = batch.usc_cache.get("spilled")
     if spilled is None:
-        from compiler.backend import IMAGE_DESCRIPTOR_BASE
-        from compiler.keys import SPILLED_RT_IMAGE_BASE
-        spilled = batch.usc_cache["spilled"] = tuple(
-            (IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i, batch.surface_view(s))
-            for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs))
-            if slot is not None and slot.spilled)
+        targets = [(i, s) for i, (slot, s) in enumerate(zip(batch.tile.slots, batch.fb.cbufs))
+                   if slot is not None and slot.spilled]
+        if targets:
+            from compiler.backend import IMAGE_DESCRIPTOR_BASE
+            from compiler.keys import SPILLED_RT_IMAGE_BASE
+            targets = [(IMAGE_DESCRIPTOR_BASE + SPILLED_RT_IMAGE_BASE + i, batch.surface_view(s)) for i, s in targets]
+        spilled = batch.usc_cache["spilled"] = tuple(targets)
     return spilled
 
 

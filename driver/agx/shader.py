@@ -113,21 +113,28 @@ class ShaderCSO:
         self.prebuilt = state.ir if isinstance(state.ir, AgxShader) else None
         self._compile = compile_fn
         self._variants: dict[ShaderKey, AgxShader] = {}
-        self._lock = threading.Lock()
+        self._last: tuple | None = None     # (key, variant) of the last lookup: a draw's key is
+        self._lock = threading.Lock()       # the same object draw after draw (encode's memos)
         self.hits = self.misses = 0
 
     def variant(self, key: ShaderKey) -> AgxShader:
         if self.prebuilt is not None:
             return self.prebuilt
         with self._lock:
+            last = self._last
+            if last is not None and last[0] is key:     # (no ShaderKey hash, a Python call)
+                self.hits += 1
+                return last[1]
             v = self._variants.get(key)
             if v is not None:
                 self.hits += 1
+                self._last = (key, v)
                 return v
             self.misses += 1
             if self._compile is None:
                 raise NotImplementedError("no shader compiler backend is available for GLSL shaders")
             v = self._variants[key] = self._compile(self.state, key)
+            self._last = (key, v)
             return v
 
     def __len__(self):
@@ -138,4 +145,4 @@ class ShaderCSO:
             v.release()
         if self.prebuilt is not None:
             self.prebuilt.release()
-        self._variants = {}
+        self._variants, self._last = {}, None

@@ -171,3 +171,28 @@ def test_occlusion_counters_of_every_batch_with_the_kept_state():
         counts.append(ctx.glGetQueryObjectuiv(q, E.GL_QUERY_RESULT)[0])
     assert counts == [W * H // 2] * 3, counts
     ctx.destroy()
+
+
+def test_a_variant_is_found_by_its_key_object_by_an_equal_key_and_made_again_after_release():
+    """ShaderCSO.variant checks the key object of its last lookup first (a draw's key is
+    the same object draw after draw); an equal key finds the same variant, and after
+    release() the variants are compiled again."""
+    from types import SimpleNamespace
+
+    from compiler.ir import ShaderKey
+    from driver.agx.shader import ShaderCSO
+    made = []
+
+    def compile_fn(state, key):
+        made.append(SimpleNamespace(key=key, release=lambda: None))
+        return made[-1]
+    cso = ShaderCSO(SimpleNamespace(stage="vertex", ir=None), compile_fn)
+    k1, k2 = ShaderKey.make(flat_shade=True), ShaderKey.make(flat_shade=True)
+    assert k1 is not k2 and k1 == k2
+    a = cso.variant(k1)
+    assert cso.variant(k1) is a and cso.variant(k2) is a
+    b = cso.variant(ShaderKey.make())
+    assert b is not a and cso.variant(k1) is a and len(made) == 2
+    cso.release()
+    c = cso.variant(k1)
+    assert c is not a and c.key is k1 and len(made) == 3
