@@ -149,7 +149,8 @@ def _integers(**values) -> None:
 def ioctl(fd: int, request: int, arg: object) -> int:
     """Issue ``request`` with ``arg`` (a cffi struct pointer) on ``fd``."""
     backend, file = _lookup(fd)
-    _integers(request=request)
+    if type(request) is not int:        # (an int subclass or anything else: checked)
+        _integers(request=request)
     return backend.ioctl(file, request & 0xFFFFFFFF, arg)
 
 
