@@ -96,6 +96,12 @@ def _uuid(*facts) -> bytes:
     return hashlib.sha256(" ".join(str(f) for f in facts).encode()).digest()[:16]
 
 
+#: transfer_map's usage bits as plain ints (see transfer_map)
+_MAP_READ, _MAP_WRITE = int(PipeMap.READ), int(PipeMap.WRITE)
+_MAP_DISCARD_RANGE, _MAP_DISCARD_WHOLE_RESOURCE = int(PipeMap.DISCARD_RANGE), int(PipeMap.DISCARD_WHOLE_RESOURCE)
+_MAP_UNSYNCHRONIZED, _MAP_PERSISTENT = int(PipeMap.UNSYNCHRONIZED), int(PipeMap.PERSISTENT)
+
+
 class AgxScreen(PipeScreen):
     """One device. ``path`` is the render node opened through the uapi seam."""
 
@@ -714,23 +720,25 @@ class AgxContext(PipeContext):
 
     # ------------------------------------------------------------------ transfers
     def transfer_map(self, resource, level: int, usage: PipeMap, box: Box) -> Transfer:
-        if not usage & PipeMap.UNSYNCHRONIZED:
-            if usage & PipeMap.DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and \
+        u = int(usage)      # (bits of a plain int: an IntFlag's & builds a new member, ~2 us each)
+        if not u & _MAP_UNSYNCHRONIZED:
+            if u & _MAP_DISCARD_WHOLE_RESOURCE and resource.template.is_buffer and \
                     not resource.persistent_maps and not resource.bo.shared and self._busy(resource):
                 self._rename(resource)
             else:
-                self._sync_resource(resource, write=bool(usage & PipeMap.WRITE))
+                self._sync_resource(resource, write=bool(u & _MAP_WRITE))
         if resource.template.is_buffer:
-            if usage & PipeMap.PERSISTENT:
+            if u & _MAP_PERSISTENT:
                 resource.persistent_maps += 1       # its memory must stay where it is mapped
             view = resource.bo.map[box.x:box.x + box.width]
             return Transfer(resource, level, usage, box, box.width, box.width, view)
-        if usage & PipeMap.DISCARD_RANGE and not usage & PipeMap.READ:
+        if u & _MAP_DISCARD_RANGE and not u & _MAP_READ:
             data = _empty_region(resource, level, box)
         else:
             data = resource.read_region(level, box.x, box.y, box.z, box.width, box.height, box.depth)
         d, h, w, bpp = data.shape
-        return Transfer(resource, level, usage, box, w * bpp, w * bpp * h, memoryview(data.reshape(-1)))
+        snapshot = resource.kept_level(level, box.z) if d == 1 and not u & _MAP_WRITE else None
+        return Transfer(resource, level, usage, box, w * bpp, w * bpp * h, memoryview(data.reshape(-1)), snapshot)
 
     def texture_read(self, resource, level: int, box: Box, dest) -> None:
         self._sync_resource(resource, write=False)
@@ -741,9 +749,10 @@ class AgxContext(PipeContext):
 
     def transfer_unmap(self, transfer: Transfer) -> None:
         res = transfer.resource
-        if res.template.is_buffer and transfer.usage & PipeMap.PERSISTENT:
+        u = int(transfer.usage)
+        if res.template.is_buffer and u & _MAP_PERSISTENT:
             res.persistent_maps -= 1
-        if res.template.is_buffer or not transfer.usage & PipeMap.WRITE:
+        if res.template.is_buffer or not u & _MAP_WRITE:
             return
         b = transfer.box
         data = np.frombuffer(transfer.data, np.uint8).reshape(b.depth, -1)

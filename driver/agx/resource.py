@@ -33,6 +33,10 @@ _FILL_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}    # detil
 #: how many (level, layer) a resource keeps at once.
 KEEP_LEVEL_MAX_B = 16 << 20
 KEEP_LEVELS = 2
+#: The read of a level under the same contents that detiles it whole (the earlier
+#: ones detile their region): a program reading a few pixels after each draw never
+#: pays for the whole level.
+KEEP_AFTER_READS = 4
 
 __all__ = ["AgxResource", "Plane", "format_id", "layout_format", "DEPTH_PLANE", "FIXED24_DEPTH", "STENCIL_FORMATS"]
 
@@ -291,13 +295,14 @@ class AgxResource(PipeResource):
 
     def _kept_level(self, level: int, layer: int):
         """The colour plane's ``level``/``layer`` detiled whole (uint8 (h, w, bytes),
-        read-only), when the same level was read before with the same contents
+        read-only), once it was read KEEP_AFTER_READS times with the same contents
         (``_unchanged``): a program that reads back pixel by pixel (piglit's probes, one
-        glReadPixels each) detiles the level once, each read is then a slice of it. The
-        first read under a content state only notes it (None: the caller detiles the
-        region, as a program reading once after each change pays nothing more). Only
-        for plain (1x1-block) single-sampled levels of at most KEEP_LEVEL_MAX_B bytes in
-        the resource's own memory (the driver sees every write of it)."""
+        glReadPixels each) detiles the level once, each later read is a slice of it.
+        The earlier reads under a content state only count (None: the caller detiles
+        the region), so a program reading a few pixels after each change pays nothing
+        more. Only for plain (1x1-block) single-sampled levels of at most
+        KEEP_LEVEL_MAX_B bytes in the resource's own memory (the driver sees every
+        write of it)."""
         pl = self.planes.get("color")
         if pl is None or not self._own_memory or self.bo.shared or self.samples != 1 or level >= pl.lay.levels:
             return None
@@ -310,18 +315,31 @@ class AgxResource(PipeResource):
         key = (level, layer)
         known = self._kept.get(key)
         if known is not None and self._unchanged(known[0], pl):
-            if known[1] is not None:
-                return known[1]
+            state, reads, whole = known
+            if whole is not None:
+                return whole
+            if reads + 1 < KEEP_AFTER_READS:
+                self._kept[key] = (state, reads + 1, None)
+                return None
             image = self.memory()[pl.offset_B:pl.offset_B + pl.lay.size_B]
             whole = layout.detile(pl.lay, image, level, layer, 0, 0, w, h, native=self._copier(w, h),
                                   **self._solid_look(pl, image, level, layer))
             whole.flags.writeable = False
-            self._kept[key] = (known[0], whole)
+            self._kept[key] = (state, reads + 1, whole)
             return whole
         if key not in self._kept and len(self._kept) >= KEEP_LEVELS:
             self._kept.clear()
-        self._kept[key] = (self._content_state(pl), None)
+        self._kept[key] = (self._content_state(pl), 1, None)
         return None
+
+    def kept_level(self, level: int, layer: int):
+        """The whole level ``_kept_level`` keeps for ``level``/``layer`` while its
+        contents are unchanged (a lookup: it counts no read), else None."""
+        known = self._kept.get((level, layer))
+        pl = self.planes.get("color")
+        if known is None or known[2] is None or pl is None or not self._unchanged(known[0], pl):
+            return None
+        return known[2]
 
     def _remember_fill(self, pl, level: int, x: int, y: int, z: int, w: int, h: int, value, shape) -> None:
         """Keep what ``detile`` did for a read of a fast-cleared region into a

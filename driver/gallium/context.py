@@ -54,7 +54,12 @@ class Transfer:
 
     `data` is a writable memoryview of the mapped bytes, laid out linearly:
     texel (x, y, z) of the box is at y*stride_B + z*layer_stride_B + x*bpp
-    relative to the box origin (for buffers: `data[0]` is byte box.x)."""
+    relative to the box origin (for buffers: `data[0]` is byte box.x).
+
+    `snapshot` (a read-only mapping of one layer, optional): the whole level the
+    data was cut from, as the driver keeps it (uint8 (height, width, bytes per
+    texel)); the same object while the level's contents stay the same, another after
+    any write. A front end may key what it derives from the whole level on it."""
     resource: PipeResource
     level: int
     usage: PipeMap
@@ -62,6 +67,7 @@ class Transfer:
     stride_B: int
     layer_stride_B: int
     data: memoryview
+    snapshot: object = None
 
 
 class PipeContext(abc.ABC):

@@ -46,6 +46,10 @@ def implementation_read(info) -> tuple[int, int]:
     return E.GL_RGBA, E.GL_FLOAT
 
 
+#: The largest level (bytes in its format) ``_read_rgba`` keeps decoded whole.
+DECODED_LEVEL_MAX_B = 1 << 20
+
+
 class ReadbackMixin:
     # the last read copied straight into client memory, and what its checks read:
     # ((x, y, width, height, format, type, pack state generation), _read_facts(),
@@ -292,8 +296,9 @@ class ReadbackMixin:
 
     def _read_inside(self, res, level, layer, x, y, width, height):
         """The part of a region inside the image, in the resource's format:
-        (uint8 (h, w, bpp), x0 - x, y0 - y), or None when no pixel is inside. The
-        array may view the transfer's data: use it before the next pipe call."""
+        (uint8 (h, w, bpp), x0 - x, y0 - y, the transfer's ``snapshot``), or None
+        when no pixel is inside. The array may view the transfer's data: use it
+        before the next pipe call."""
         t = res.template
         w, h = max(1, t.width_px >> level), max(1, t.height_px >> level)
         x0, y0 = max(0, x), max(0, y)
@@ -314,7 +319,7 @@ class ReadbackMixin:
             inner = rows.reshape(y1 - y0, x1 - x0, bpp)
         finally:
             self.pipe.transfer_unmap(tr)
-        return inner, x0 - x, y0 - y
+        return inner, x0 - x, y0 - y, tr.snapshot
 
     def _read_raw(self, res, level, layer, x, y, width, height) -> np.ndarray:
         """The region's stored bytes (height, width, bpp); pixels outside the image
@@ -327,7 +332,7 @@ class ReadbackMixin:
             return part[0]
         out = np.zeros((height, width, bpp), np.uint8)
         if part is not None:
-            inner, dx, dy = part
+            inner, dx, dy, _ = part
             out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
         return out
 
@@ -338,8 +343,19 @@ class ReadbackMixin:
         part = self._read_inside(res, level, layer, x, y, width, height)
         if part is None:
             return np.zeros((height, width, 4), np.float32)
-        raw, dx, dy = part
-        inner = from_resource_bytes(raw.tobytes(), (fmt or res.format).name, raw.shape[:2])
+        raw, dx, dy, snapshot = part
+        name = (fmt or res.format).name
+        if snapshot is not None and snapshot.nbytes <= DECODED_LEVEL_MAX_B:
+            # the whole level kept by the driver (a program reading pixel by pixel):
+            # decoded once while it stays the same object (each texel decodes alone)
+            known = getattr(self, "_read_decoded", None)
+            if known is None or known[0] is not snapshot or known[1] != name:
+                known = self._read_decoded = (snapshot, name,
+                                              from_resource_bytes(snapshot.tobytes(), name, snapshot.shape[:2]))
+            x0, y0 = x + dx, y + dy
+            inner = known[2][y0:y0 + raw.shape[0], x0:x0 + raw.shape[1]]
+        else:
+            inner = from_resource_bytes(raw.tobytes(), name, raw.shape[:2])
         out = np.zeros((height, width, 4), inner.dtype)
         out[dy:dy + inner.shape[0], dx:dx + inner.shape[1]] = inner
         return out
