@@ -20,8 +20,10 @@ GPU model. See README.md.
 from .addressing import morton_el, offset_B
 from .compression import (
     SUBTILE_SOLID,
+    apply_fills,
     clear_metadata,
     fast_clear,
+    fast_clear_fills,
     metadata_index,
     resolve,
     set_tiles_uncompressed,
@@ -53,5 +55,5 @@ __all__ = [
     "offset_B", "tile", "detile", "morton_el",
     "SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
     "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
-    "resolve", "fast_clear",
+    "resolve", "fast_clear", "fast_clear_fills", "apply_fills",
 ]

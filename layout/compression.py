@@ -37,7 +37,8 @@ from .miptree import Layout
 
 __all__ = ["SUBTILE_SOLID", "subtile_uncompressed_mode", "tile_mode_uncompressed",
            "metadata_index", "clear_metadata", "tile_modes", "set_tiles_uncompressed",
-           "resolve", "fast_clear", "solid_patches", "fill_solid", "solid_value"]
+           "resolve", "fast_clear", "fast_clear_fills", "apply_fills", "solid_patches", "fill_solid",
+           "solid_value"]
 
 SUBTILE_SOLID = 0x03
 _UNCOMPRESSED = {1: 0x1F, 2: 0x3F, 4: 0x7F, 8: 0xFF, 16: 0xFF}
@@ -280,14 +281,10 @@ def fast_clear(lay: Layout, buf: np.ndarray, level: int, layer: int, value: np.n
     value = np.asarray(value, dtype=np.uint8).reshape(-1)
     if value.size != lay.bytes_per_block_B:
         raise ValueError(f"a clear value of {lay.format} is {lay.bytes_per_block_B} bytes, not {value.size}")
-    quick = _fast_clear_views(lay, level, layer)
+    quick = fast_clear_fills(lay, level, layer, value)
     if quick is not None and isinstance(buf, np.ndarray) and buf.dtype == np.uint8 and buf.ndim == 1 \
             and buf.size >= quick[0]:
-        # the usual case: the metadata words one range, the copies one strided view
-        _, (meta_at, meta_n), (first, stride, n, words), word = quick
-        np.ndarray((meta_n,), np.uint64, buffer=buf, offset=meta_at).fill(SUBTILE_SOLID * 0x0101010101010101)
-        np.ndarray((n, words), word, buffer=buf, offset=first, strides=(stride, word().itemsize)).fill(
-            value.view(word)[0])
+        apply_fills(buf, quick[1])      # the usual case: the metadata words one range, the copies one strided view
         return
     meta, at, unit_B, run = _fast_clear_plan(lay, level, layer)
     buf = buf if isinstance(buf, np.ndarray) else np.frombuffer(buf, np.uint8)
@@ -344,6 +341,32 @@ def _fast_clear_plan(lay: Layout, level: int, layer: int):
     elif len(order) == 1:
         run = (int(order[0]), copy_B, 1, copy_B)
     return meta, at, unit_B, run
+
+
+def fast_clear_fills(lay: Layout, level: int, layer: int, value: np.ndarray):
+    """``fast_clear`` of ``value`` as fills of the image's bytes, when the level's plan
+    has the usual shape (the tiles' metadata words consecutive, the copies one
+    stride apart): (the bytes an image needs at least, fills for ``apply_fills``),
+    else None (``fast_clear`` then writes the plan by indices). Two fills: the
+    metadata words, every subtile solid; the copies, a strided view of whole
+    elements filled with the value."""
+    quick = _fast_clear_views(lay, level, layer)
+    if quick is None:
+        return None
+    need, (meta_at, meta_n), (first, stride, n, words), word = quick
+    copy = np.asarray(value, dtype=np.uint8).reshape(-1).view(word)[0]
+    return need, ((meta_at, np.uint64, (meta_n,), (8,), _SOLID_WORD),
+                  (first, word, (n, words), (stride, word().itemsize), copy))
+
+
+_SOLID_WORD = np.uint64(SUBTILE_SOLID * 0x0101010101010101)    # a tile's 8 subtile modes, all solid
+
+
+def apply_fills(buf: np.ndarray, fills) -> None:
+    """Write ``fills`` into ``buf`` (uint8, one dimension): each (byte offset, word
+    type, shape, byte strides, word) fills that strided view of ``buf`` with the word."""
+    for offset_B, word_type, shape, strides, word in fills:
+        np.ndarray(shape, word_type, buffer=buf, offset=offset_B, strides=strides).fill(word)
 
 
 @lru_cache(maxsize=64)

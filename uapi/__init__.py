@@ -14,10 +14,10 @@ the upstream names: ``uapi.ffi``, ``uapi.DRM_IOCTL_ASAHI_VM_BIND``,
 
 from . import drm
 from .drm import ffi
-from .debug import debug_enabled, debug_flags
+from .debug import debug_enabled, debug_flags, debug_words
 from .seam import Backend, close, ioctl, mmap, open, register_backend, unregister_backend
 
 globals().update({name: getattr(drm, name) for name in drm.__all__ if name.startswith("DRM_")})
 
-__all__ = ["debug_flags", "debug_enabled", "Backend", "register_backend", "unregister_backend", "open", "ioctl", "mmap", "close",
+__all__ = ["debug_flags", "debug_enabled", "debug_words", "Backend", "register_backend", "unregister_backend", "open", "ioctl", "mmap", "close",
            "drm", "ffi", *[name for name in drm.__all__ if name.startswith("DRM_")]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["debug_flags", "debug_enabled"]
+__all__ = ["debug_flags", "debug_enabled", "debug_words"]
 
 
 def debug_flags() -> set[str]:
@@ -37,8 +37,14 @@ def _raw_value():
 def debug_enabled(flag: str) -> bool:
     """Whether ``SHIMGL_DEBUG`` names ``flag`` (the words parsed again only when the
     variable's text changed: hot paths ask)."""
+    return flag in debug_words()
+
+
+def debug_words() -> frozenset:
+    """The words of ``SHIMGL_DEBUG`` as a frozenset, parsed again only when the
+    variable's text changed (a hot path asking about several words at once)."""
     global _parsed
     raw = _raw_value()
     if raw != _parsed[0]:
         _parsed = (raw, frozenset(debug_flags()))
-    return flag in _parsed[1]
+    return _parsed[1]

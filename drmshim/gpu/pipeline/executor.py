@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import os
 
+from uapi import debug_words
+
 from ...firmware import debug_enabled
 from ...firmware.watchdog import JobTimeout, current_position
 from ...memory import GPUFault, malformed
 from ..usc import ShaderCore
 from .cdm import run_cdm
+from .render import run_fragment_half, run_vertex_half
 
 __all__ = ["Executor", "executor_factory", "debug_flags"]
 
@@ -37,6 +40,9 @@ DEFAULT_TVB_ENTRIES = 1 << 22
 def debug_flags() -> set[str]:
     """The ``SHIMGL_DEBUG`` options the GPU model reads (``sysmem``, ``nohsr``)."""
     return {f for f in ("sysmem", "nohsr") if debug_enabled(f)}
+
+
+_OPTIONS = ("", (False, True))      # (the debug words, the (sysmem, hsr) they give)
 
 
 class GuardedCore(ShaderCore):
@@ -85,10 +91,13 @@ class Executor:
 
     # ------------------------------------------------------------------ helpers
     def options(self) -> tuple[bool, bool]:
-        flags = debug_flags()
-        sysmem = ("sysmem" in flags) if self.sysmem is None else self.sysmem
-        hsr = ("nohsr" not in flags) if self.hsr is None else self.hsr
-        return sysmem, hsr
+        """(sysmem, hsr): the constructor's, else ``SHIMGL_DEBUG``'s (read per command)."""
+        global _OPTIONS
+        words = debug_words()
+        if words is not _OPTIONS[0]:
+            _OPTIONS = (words, ("sysmem" in words, "nohsr" not in words))
+        sysmem, hsr = _OPTIONS[1]
+        return (sysmem if self.sysmem is None else self.sysmem), (hsr if self.hsr is None else self.hsr)
 
     def core(self, command) -> ShaderCore:
         """The shader core of the command's VM (programs stay decoded between commands)."""
@@ -132,7 +141,6 @@ class Executor:
             self._fault(command, self._as_fault(error, "CDM", cmd.cdm_ctrl_stream_base))
 
     def run_vertex(self, command) -> None:
-        from .render import run_vertex_half
         try:
             self._tvbs[id(command)] = run_vertex_half(self, command)
         except GPUFault as fault:
@@ -146,7 +154,6 @@ class Executor:
             self._fault(command, self._as_fault(error, "VDM", command.cmd.vdm_ctrl_stream_base))
 
     def run_fragment(self, command) -> None:
-        from .render import run_fragment_half
         tvb = self._tvbs.pop(id(command), None)
         try:
             run_fragment_half(self, command, tvb)

@@ -207,14 +207,17 @@ def store_render_target(memory, desc_va: int, tile_offset_B: int, tile_buffer: n
         lo = lay.level_offsets_B[d.level]
         base = d.address + d.layer * d.layer_stride_B
         if FAST_CLEARS and lay.is_level_compressed(d.level) and d.layer == 0:
+            # the hardware's fast clear: solid subtiles, 8 copies a tile
+            quick = layout.fast_clear_fills(lay, d.level, 0, uniform[tile_offset_B:tile_offset_B + word_B])
+            if quick is not None and quick[0] <= lay.size_B and _fill_window(memory, base, lay.size_B, quick[1]):
+                return
             image = _window(memory, base, lay.size_B, read=False)
-            if image is not None:       # the hardware's fast clear: solid subtiles, 8 copies a tile
+            if image is not None:
                 layout.fast_clear(lay, image, d.level, 0, uniform[tile_offset_B:tile_offset_B + word_B])
                 return
-        target = _window(memory, base + lo, len(px) * word_B, read=False)
-        if target is not None:
-            target.view(word.dtype).fill(word)          # a memset of the level, no source image
-        else:
+        n_B = len(px) * word_B
+        if not _fill_window(memory, base + lo, n_B, ((0, word.dtype, (len(px),), (word_B,), word),)):
+            # (a memset of the level through its window, no source image; else a write)
             memory.write(base + lo, _fill(len(px), word), "PBE")
         if lay.is_level_compressed(d.level):
             _mark_level_uncompressed(memory, lay, d.level, base)
@@ -441,6 +444,21 @@ def _window(memory, va: int, size_B: int, read: bool):
     if view is None or (read and window(va, size_B, True) is None):
         return None
     return view
+
+
+def _fill_window(memory, va: int, size_B: int, fills) -> bool:
+    """Write ``fills`` (``layout.apply_fills``) into ``[va, va + size_B)`` through
+    the memory's window (a memory that keeps a fragment half's effects,
+    ``repeat.FillRecorder``, does it and keeps them); False when it gives none
+    (nothing written: the caller then writes as it would have)."""
+    fill_window = getattr(memory, "fill_window", None)
+    if fill_window is not None:
+        return fill_window(va, size_B, fills)
+    view = _window(memory, va, size_B, read=False)
+    if view is None:
+        return False
+    layout.apply_fills(view, fills)
+    return True
 
 
 def _metadata_words(lay, level: int) -> tuple[np.ndarray, int]:

@@ -89,7 +89,7 @@ from .fragment import (Background, broadcast_record, centre_runs, draw_state, ov
                        shade_pass, uniform_cover, uniform_record)
 from .fragment import _cached as cached_fact     # facts about a decoded program, one cache for the pass
 from .fragment import _analysis as program_analysis, _writes_whole_record as writes_whole_record
-from . import repeat
+from . import fragment as fragment_unit, pbe as pbe_unit, repeat
 from .pbe import fill_possible, store_render_target, target as pbe_target
 from .ppp import GROUP_LANES, DrawGeometry, draw_cf_bindings, group_key, process_draws
 from .scratch import run_program
@@ -100,6 +100,11 @@ from .vdm import Draw, shade_vertices, walk_draws
 __all__ = ["TiledVertexBuffer", "run_vertex_half", "run_fragment_half"]
 
 PROCESS_EMPTY_TILES = uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES
+
+_NO_ROWS = np.zeros(0, np.int64)          # (read only: a TVB without rows shares them)
+_NO_PLANES = np.zeros((0, 1, 3), np.float32)
+_NO_ROWS.flags.writeable = _NO_PLANES.flags.writeable = False
+
 
 @dataclass
 class Pass:
@@ -120,8 +125,8 @@ class TiledVertexBuffer:
     hsr: bool
     draws: list[DrawGeometry] = field(default_factory=list)
     setup: R.TriangleSetup | None = None
-    row_draw: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    planes: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 3), np.float32))
+    row_draw: np.ndarray = field(default_factory=lambda: _NO_ROWS)
+    planes: np.ndarray = field(default_factory=lambda: _NO_PLANES)
     passes: list[Pass] = field(default_factory=list)
     # the vertex work not done yet (draws of later segments) and what it needs
     pending: list = field(default_factory=list)
@@ -129,6 +134,9 @@ class TiledVertexBuffer:
     shaded: list = field(default_factory=list)
     core: object = None
     depth_format: object = None
+    # what the rows were made from, for a fragment half taken again (``run_fragment_half``):
+    # an object standing for every input of the rows (None: unknown, a vertex half that ran)
+    origin: object = None
 
     @property
     def final(self) -> bool:
@@ -182,7 +190,7 @@ def run_vertex_half(executor, command) -> TiledVertexBuffer:
     fb.tvb_size_B = executor.tvb_entries * TVB_ENTRY_B
     fb.tvb_usage_B = fb.tvb_overflows = fb.partial_renders = 0
     if not cmd.vdm_ctrl_stream_base:
-        tvb.passes = [Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))]
+        tvb.passes, tvb.origin = [_EMPTY_PASS], _EMPTY_ORIGIN
         return tvb
     tvb.depth_format = zls_depth_format(cmd)[1]
     # what the half depends on besides the bytes it reads (repeat.py)
@@ -227,6 +235,7 @@ def _kept(tvb: TiledVertexBuffer, fb, amounts: dict) -> tuple:
 def _again(executor, command, tvb: TiledVertexBuffer, known: tuple) -> TiledVertexBuffer:
     """``tvb`` as the remembered half left its own (``_kept``), for ``command``."""
     draws, tvb.setup, tvb.row_draw, tvb.planes, passes, feedback, amounts = known
+    tvb.origin = known              # (the same object while the remembered half is kept)
     tvb.draws = list(draws)
     tvb.passes = [Pass(p.rows, p.tiles, p.entries) for p in passes]
     tvb.core = executor.core(command)
@@ -246,8 +255,7 @@ def next_segment(executor, command, tvb: TiledVertexBuffer) -> dict:
     vertices = primitives = kept_B = 0
     geoms = []
     tvb.setup, tvb.passes = None, []            # the previous segment's rows are rendered: free them
-    tvb.row_draw = np.zeros(0, np.int64)
-    tvb.planes = np.zeros((0, 1, 3), np.float32)
+    tvb.row_draw, tvb.planes = _NO_ROWS, _NO_PLANES
     shaded = tvb.shaded                 # draws shaded ahead, in order
 
     def shade_next():
@@ -582,13 +590,76 @@ def _tile_only(core, command, va: int, caches: dict | None = None) -> bool:
 
 
 def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
-    cmd = command.cmd
-    W, H, S, T = _geometry_of(cmd)
+    """The command's fragment half over ``tvb`` (None: an empty one, a blit's). A
+    half like a recent one's (``repeat.recall_half``: the same command fields, the
+    same TVB object or an empty one, every byte it read the same) writes that
+    half's fills again and adds its counters, without deriving anything again."""
     if tvb is None:
+        W, H, S, T = _geometry_of(command.cmd)
         sysmem, hsr = executor.options()
-        tvb = TiledVertexBuffer(W, H, S, T, sysmem, hsr, passes=[Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))])
+        tvb = TiledVertexBuffer(W, H, S, T, sysmem, hsr, passes=[_EMPTY_PASS], origin=_EMPTY_ORIGIN)
+    key = _half_key(executor, command, tvb)
+    if key is None:
+        command.counters.add(**_fragment_half(executor, command, tvb))
+        return
+    anchors = (tvb.origin, executor.caches)
+    memory = command.memory
+    amounts = repeat.recall_half(memory, key, anchors)
+    if amounts is not None:
+        command.counters.add(**amounts)
+        return
+    if not repeat.record_half_now(key):
+        command.counters.add(**_fragment_half(executor, command, tvb))
+        return
+    recorder = repeat.FillRecorder(memory)
+    faults = len(command.faults), len(getattr(memory, "faults", ()))
+    command.memory = recorder           # the units and the shader core (executor.core) read through it
+    try:
+        amounts = _fragment_half(executor, command, tvb)
+    except BaseException:
+        recorder = None
+        raise
+    finally:
+        command.memory = memory
+        executor.core(command)          # (its memory again)
+        if recorder is None or faults != (len(command.faults), len(getattr(memory, "faults", ()))):
+            recorder = None
+        repeat.remember_half(key, anchors, memory, recorder, amounts if recorder is not None else None)
+    command.counters.add(**amounts)
+
+
+#: The ``origin`` of a TVB with nothing in it (no VDM stream, or a blit's).
+_EMPTY_ORIGIN = ("empty",)
+#: The one pass of an empty TVB (read only).
+_EMPTY_PASS = Pass(np.zeros(0, np.int64), np.zeros(0, np.int64))
+for _a in (_EMPTY_PASS.rows, _EMPTY_PASS.tiles):
+    _a.flags.writeable = False
+
+
+def _half_key(executor, command, tvb: TiledVertexBuffer):
+    """What the fragment half over ``tvb`` depends on besides the bytes it reads
+    (``repeat.recall_half``), or None when it is not to be remembered: a TVB of no
+    known origin (a vertex half that ran), one with vertex work left, the debug
+    words that step aside, a command whose fields cannot be read as bytes."""
+    if tvb.origin is None or not repeat.HALVES or not repeat.active() or not tvb.final:
+        return None
+    cmd = command.cmd
+    try:
+        raw = uapi.ffi.buffer(cmd)[:]
+    except TypeError:
+        try:
+            raw = uapi.ffi.buffer(uapi.ffi.addressof(cmd))[:]
+        except TypeError:
+            return None
+    return (command.kind, command.usc_exec_base, raw, id(tvb.origin), tvb.sysmem, tvb.hsr, id(executor.caches),
+            UNIFORM_PASSES, pbe_unit.FAST_CLEARS, fragment_unit.STRAIGHT_RECORDS)
+
+
+def _fragment_half(executor, command, tvb: TiledVertexBuffer) -> dict:
+    """The fragment half's work; returns the counters it adds (tiles, fragments)."""
+    cmd = command.cmd
     core = executor.core(command)
-    frame = IspMemory(command, W, H, S)
+    frame = IspMemory(command, tvb.width_px, tvb.height_px, tvb.samples)
     states: dict = {}
     everything = bool(cmd.flags & PROCESS_EMPTY_TILES) or command.kind == "blit"
     tiles_done = fragments = 0
@@ -622,7 +693,7 @@ def run_fragment_half(executor, command, tvb: TiledVertexBuffer | None) -> None:
     for st in states.values():
         if st.geom.draw.statistics_va and st.shaded:
             add_statistics(command.memory, st.geom.draw.statistics_va, [0, 0, 0, 0, 0, st.shaded])
-    command.counters.add(tiles=tiles_done if not tvb.sysmem else tvb.tiles_x * tvb.tiles_y, fragments=fragments)
+    return dict(tiles=tiles_done if not tvb.sysmem else tvb.tiles_x * tvb.tiles_y, fragments=fragments)
 
 
 _ALL_TILES: dict = {}

@@ -1,4 +1,4 @@
-"""The vertex half of a command that repeats a recent one's, taken again.
+"""The vertex half, and the fragment half, of a command that repeats a recent one's, taken again.
 
 Sole responsibility: remember what a render command's vertex half read and made,
 and give the same result to a later command whose vertex half would read the
@@ -25,6 +25,19 @@ tiny draws, each with other uniforms, flushed every few draws) it backs off: aft
 then found within ``RECORD_EVERY`` frames).
 ``SHIMGL_DEBUG=norepeat`` turns it off (so do ``interp``, ``scoreboard``, ``trace``
 and ``fw``: ``STEP_ASIDE``).
+
+Fragment halves (``recall_half``, ``remember_half``): a clear, or a full-screen
+fill over a vertex half taken again, is a fragment half whose only effects on
+memory are uniform stores: fills of one word into strided views of a render
+target (``layout.apply_fills``: a fast clear's metadata and copies, a level's
+memset). Such a half is recorded through a :class:`FillRecorder`: the byte ranges
+it read, as above, and its fills in order. A later command with the same key (the
+command's fields byte for byte, the same TVB object or none, the same fact caches)
+whose ranges all hold the same bytes takes the half again: its fills are written
+again (the frame's pixels reach memory each frame), its counters added again;
+nothing else is derived again. Any other write, a read of a range it had filled,
+a fault, or too much to keep: not remembered (and that key is recorded again only
+after ``HALF_RETRY`` commands).
 """
 
 from __future__ import annotations
@@ -33,10 +46,12 @@ import threading
 
 import numpy as np
 
-from ...firmware import debug_enabled
+import layout
+from uapi import debug_words
 
-__all__ = ["Recorder", "active", "recall", "record_now", "remember", "COMMANDS", "DRAWS", "MAX_BYTES",
-           "MAX_SPANS", "OBSERVING", "QUIET_AFTER", "RECORD_EVERY", "STEP_ASIDE", "observed"]
+__all__ = ["Recorder", "FillRecorder", "active", "recall", "record_now", "remember", "recall_half", "record_half_now",
+           "remember_half", "COMMANDS", "DRAWS", "HALVES", "HALF_RETRY", "MAX_BYTES", "MAX_FILLS", "MAX_SPANS",
+           "OBSERVING", "QUIET_AFTER", "RECORD_EVERY", "STEP_ASIDE", "observed"]
 
 #: How many recorded vertex halves are kept (0: none is remembered).
 COMMANDS = 8
@@ -58,6 +73,7 @@ RECORD_EVERY = 8
 #: firmware traces).
 OBSERVING = ("interp", "scoreboard", "trace", "fw")
 STEP_ASIDE = ("norepeat",) + OBSERVING
+_OBSERVING, _STEP_ASIDE = frozenset(OBSERVING), frozenset(STEP_ASIDE)
 
 _LOCK = threading.Lock()
 _KEPT: dict = {}        # key -> (spans, result)
@@ -66,13 +82,13 @@ _STREAK = [0, 0]        # halves in a row not taken again; commands seen while b
 
 def active() -> bool:
     """Whether vertex halves are remembered and taken again now."""
-    return COMMANDS > 0 and not any(debug_enabled(w) for w in STEP_ASIDE)
+    return COMMANDS > 0 and _STEP_ASIDE.isdisjoint(debug_words())
 
 
 def observed() -> bool:
     """Whether a ``SHIMGL_DEBUG`` word asks to see or check the GPU's work
     (``OBSERVING``): memos of a pass's decisions step aside then too."""
-    return any(debug_enabled(w) for w in OBSERVING)
+    return not _OBSERVING.isdisjoint(debug_words())
 
 
 class Recorder:
@@ -244,3 +260,115 @@ def forget() -> None:
     with _LOCK:
         _KEPT.clear()
         _STREAK[:] = [0, 0]
+        _HALVES.clear()
+        _RETRY.clear()
+
+
+# ----------------------------------------------------------------------------- fragment halves
+
+#: How many recorded fragment halves are kept (0: none; ``COMMANDS`` = 0 turns
+#: these off too).
+HALVES = 8
+#: The most fills a remembered fragment half may have made (a clear: one or two per
+#: render target).
+MAX_FILLS = 16
+#: A key whose fragment half could not be remembered is recorded again only after
+#: this many commands of that key (recording a half that writes otherwise is
+#: overhead).
+HALF_RETRY = 16
+
+_HALVES: dict = {}      # key -> (anchors, spans, fills, result)
+_RETRY: dict = {}       # key -> commands of that key still to run unrecorded
+
+
+class FillRecorder(Recorder):
+    """A Recorder for a fragment half: besides the byte ranges read, it lets the
+    half write through ``fill_window`` (what a uniform store does) and keeps those
+    fills, in order: the half's effects on memory. A read of a range filled before
+    stops the recording (taken again, the ranges are compared before anything is
+    filled); so does anything a Recorder stops at."""
+
+    __slots__ = ("fills",)
+
+    def __init__(self, inner):
+        super().__init__(inner)
+        self.fills: list = []
+
+    def _keep(self, va: int, raw: bytes) -> None:
+        end = va + len(raw)
+        for at, n, _ in self.fills:
+            if va < at + n and at < end:
+                self.ok = False
+                self.spans = []
+                return
+        super()._keep(va, raw)
+
+    def fill_window(self, va: int, nbytes: int, fills) -> bool:
+        """Write ``fills`` (``layout.apply_fills``) into ``[va, va + nbytes)``
+        through the inner memory's window and keep them; False (nothing written)
+        when it gives no window."""
+        window = getattr(self.inner, "window", None)
+        seen = window(va, nbytes, False) if window is not None else None
+        if seen is None:
+            return False
+        layout.apply_fills(seen, fills)
+        if self.ok:
+            if len(self.fills) >= MAX_FILLS:
+                self.ok = False
+            else:
+                self.fills.append((int(va), int(nbytes), tuple(fills)))
+        return True
+
+
+def recall_half(memory, key, anchors: tuple):
+    """The result of the fragment half remembered under ``key`` when its
+    ``anchors`` are the same objects and every range it read holds the same bytes
+    in ``memory`` now; its fills are then written again (every window is found
+    before any is written). Else None, nothing written."""
+    hit = _HALVES.get(key)
+    if hit is None or len(hit[0]) != len(anchors) or any(a is not b for a, b in zip(hit[0], anchors)) \
+            or not _same(memory, hit[1]):
+        return None
+    window = memory.window
+    views = [window(va, n, False) for va, n, _ in hit[2]]
+    if any(v is None for v in views):
+        return None
+    for view, (_, _, fills) in zip(views, hit[2]):
+        layout.apply_fills(view, fills)
+    return hit[3]
+
+
+def record_half_now(key) -> bool:
+    """Whether the fragment half about to run under ``key`` (``recall_half``
+    missed) is recorded: unless that key's last recording was not remembered and
+    fewer than HALF_RETRY of its commands have run since."""
+    if not HALVES:
+        return False
+    left = _RETRY.get(key)
+    if left is None:
+        return True
+    if left > 1:
+        _RETRY[key] = left - 1
+        return False
+    del _RETRY[key]
+    return True
+
+
+def remember_half(key, anchors: tuple, memory, recorder: FillRecorder | None, result) -> None:
+    """Keep ``result`` under ``key`` with what ``recorder`` saw (ranges of
+    ``memory``, its inner memory; fills); ``recorder`` None or stopped: not
+    kept, and the key waits HALF_RETRY commands before it is recorded again."""
+    spans = recorder.kept_spans() if recorder is not None and recorder.ok else None
+    with _LOCK:
+        if spans is None:
+            if len(_RETRY) >= 64:
+                _RETRY.clear()
+            _RETRY[key] = HALF_RETRY
+            _HALVES.pop(key, None)
+            return
+    # (not merged as a vertex half's are: bytes between a frame's reads are often
+    # written each frame, by the driver's uploads of the next one)
+    with _LOCK:
+        if key not in _HALVES and len(_HALVES) >= HALVES:
+            _HALVES.pop(next(iter(_HALVES)))
+        _HALVES[key] = (anchors, spans, tuple(recorder.fills), result)

@@ -16,6 +16,7 @@ from uapi import packets as P
 from uapi.native_kernels import Kernels
 
 from ...memory import malformed
+from .usc_words import decoded
 
 __all__ = ["IspMemory", "zls_control", "depth_format", "DEPTH_FORMATS", "TILINGS"]
 
@@ -34,7 +35,6 @@ NATIVE_COPY_MIN_PX = 1 << 16
 def zls_control(cmd):
     """The render command's ZLS_CONTROL record (low word of ``zls_ctrl``; decoded once
     per value, shared: read only)."""
-    from .usc_words import decoded
     return decoded(P.ZLS_CONTROL, (cmd.zls_ctrl & 0xFFFFFFFF).to_bytes(4, "little"))
 
 

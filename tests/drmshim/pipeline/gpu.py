@@ -215,9 +215,11 @@ class Scene:
             draw.update(count=len(v))
         self.blocks.append(P.pack("VDM_INDEX_LIST", **draw))
 
-    def command(self, **fields):
+    def command(self, stream: int | None = None, **fields):
+        """The render command (``stream``: a VDM stream put before, else the draws' put now)."""
         import uapi
-        stream = self.space.put(b"".join(self.blocks) + P.pack("VDM_TERMINATE"), 16)
+        if stream is None:
+            stream = self.space.put(b"".join(self.blocks) + P.pack("VDM_TERMINATE"), 16)
         base = {"vdm_ctrl_stream_base": stream, "width_px": self.W, "height_px": self.H, "samples": self.samples,
                 "sample_size_B": 4, "utile_width_px": 32, "utile_height_px": 32,
                 "flags": uapi.DRM_ASAHI_RENDER_PROCESS_EMPTY_TILES,
