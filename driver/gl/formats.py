@@ -579,15 +579,22 @@ def luminance_intensity_bits(info: InternalFormat) -> tuple[int, int]:
     return bits["L"], bits["I"]
 
 
+# GL 4.6 table 8.5: the formats a packed type of 3 or 4 components takes (RGB and
+# RGBA/BGRA, their integer forms; ABGR_EXT as Mesa), BGR none
+_PACKED_FORMATS = {3: frozenset({E.GL_RGB, E.GL_RGB_INTEGER}),
+                   4: frozenset({E.GL_RGBA, E.GL_BGRA, E.GL_RGBA_INTEGER, E.GL_BGRA_INTEGER, GL_ABGR_EXT})}
+
+
 def pixel_type_matches(fmt: int, type: int) -> bool:
-    """GL 4.6 section 8.4.4.1: packed types need a matching component count;
-    DEPTH_STENCIL needs a depth-stencil type (and vice versa)."""
+    """GL 4.6 section 8.4.4.1: packed types need a format of table 8.5 (one of
+    their component count, BGR never); DEPTH_STENCIL needs a depth-stencil type
+    (and vice versa)."""
     t = PIXEL_TYPES[type]
     ds_types = (E.GL_UNSIGNED_INT_24_8, E.GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
     if (fmt == E.GL_DEPTH_STENCIL) != (type in ds_types):
         return False
     if isinstance(t, tuple) and type not in ds_types:
-        return PIXEL_FORMATS[fmt] == t[1] and fmt not in (E.GL_DEPTH_COMPONENT, E.GL_STENCIL_INDEX)
+        return fmt in _PACKED_FORMATS.get(t[1], ())
     return True
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import layout
 from driver.gl import enums as E
 from driver.gl.formats import (GL_ABGR_EXT, GL_LUMINANCE_ALPHA_INTEGER_EXT, GL_LUMINANCE_INTEGER_EXT,
-                               INTEGER_PIXEL_FORMATS, bytes_per_pixel)
+                               INTEGER_PIXEL_FORMATS, PIXEL_TYPES, bytes_per_pixel)
 
 __all__ = ["bitmap_row_B", "client_format", "from_resource_bytes", "image_size_B", "passthrough_format", "read_client_image",
            "tight_pack", "to_resource_bytes", "transfer_supported", "write_client_bytes", "write_client_bytes_into",
@@ -239,6 +239,24 @@ def image_size_B(store, fmt, type, width, height, depth) -> int:
     return first_B + (depth - 1) * image_B + (height - 1) * row_B + width * bpp
 
 
+def _swap_unit_B(type: int) -> int:
+    """The element whose bytes SWAP_BYTES reverses (GL 4.6 section 8.4.4.1): a
+    component of the plain types, the whole pixel of a packed one (the two 32-bit words
+    of FLOAT_32_UNSIGNED_INT_24_8_REV each); 1 (no swap) for byte types and bitmaps."""
+    t = PIXEL_TYPES.get(type, 1)
+    return min(t[0], 4) if isinstance(t, tuple) else t
+
+
+def swapped_bytes(pixels: np.ndarray, store, type: int) -> np.ndarray:
+    """``pixels`` (uint8, ..., bytes of a pixel) with each element's bytes reversed when
+    the pixel store's SWAP_BYTES is set; ``pixels`` itself otherwise."""
+    unit = _swap_unit_B(type)
+    if not getattr(store, "swap_bytes", False) or unit == 1:
+        return pixels
+    shape = pixels.shape
+    return np.ascontiguousarray(pixels.reshape(*shape[:-1], -1, unit)[..., ::-1]).reshape(shape)
+
+
 def _client_rows(buf: np.ndarray, store, fmt, type, width, height, depth) -> np.ndarray:
     """The client image's rows inside ``buf``, as a strided (depth, height,
     width * bpp) view laid out per the pixel-store state (writable if ``buf`` is)."""
@@ -266,6 +284,7 @@ def read_client_image(raw: bytes, store, fmt, type, width, height, depth) -> np.
         raise NotImplementedError(f"pixel format {fmt:#x}/{type:#x} has no layout format")
     buf = np.frombuffer(bytes(raw), np.uint8)
     out = _client_rows(buf, store, fmt, type, width, height, depth).reshape(depth, height, width, -1)
+    out = swapped_bytes(out, store, type)
     # channel names place B/G/R/A; result is RGBA
     if name is not None:
         rgba = layout.unpack(name, out)
@@ -302,7 +321,7 @@ def write_client_image(rgba: np.ndarray, store, fmt, type, dest: bytearray | Non
     out = bytearray(total) if dest is None else dest
     if total:
         rows = _client_rows(np.frombuffer(out, np.uint8), store, fmt, type, width, height, depth)
-        rows[...] = packed.reshape(rows.shape)
+        rows[...] = swapped_bytes(packed.reshape(rows.shape), store, type)
     return bytes(out)
 
 
@@ -312,6 +331,7 @@ def write_client_bytes(raw: np.ndarray, store, fmt, type, dest: bytearray | None
     depth, height, width = raw.shape[:3]
     total = image_size_B(store, fmt, type, width, height, depth)
     bpp, row_B, image_B, first_B = _row_geometry(store, fmt, type, width, height)
+    raw = swapped_bytes(raw, store, type)
     if (dest is None and first_B == 0 and row_B == width * bpp and image_B == height * row_B
             and not getattr(store, "invert", False)):
         return np.ascontiguousarray(raw).tobytes()          # tightly packed: the bytes as they are
@@ -339,7 +359,7 @@ def write_client_bytes_into(raw: np.ndarray, store, fmt, type, buf) -> None:
     if not image_size_B(store, fmt, type, width, height, depth):
         return
     rows = _client_rows(np.frombuffer(buf, np.uint8), store, fmt, type, width, height, depth)
-    np.copyto(rows, raw.reshape(rows.shape))
+    np.copyto(rows, swapped_bytes(raw, store, type).reshape(rows.shape))
 
 
 _EXACT_TYPES = {"UNORM": 16, "UINT": 32, "SINT": 32}     # channel type -> most bits unpack+pack keeps

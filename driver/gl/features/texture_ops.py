@@ -20,7 +20,7 @@ from driver.gl.features import call, entry_point
 from driver.gl.features.gles_ext import es_has
 from driver.gl.features.dsa import _texture, _texture_bound
 from driver.gl.formats import lookup
-from driver.gl.pixels import _client_rows, image_size_B
+from driver.gl.pixels import _client_rows, image_size_B, swapped_bytes
 from driver.gl.pointers import as_bytes
 from driver.gl.state import PixelStore
 from driver.gl.objects import TexImage
@@ -226,6 +226,7 @@ def glGetTextureSubImage(ctx, texture, level, xoffset, yoffset, zoffset, width, 
     whole = np.frombuffer(data, np.uint8).reshape(layers, img.height, img.width * bpp)
     box = whole[z0:z0 + depth, yoffset:yoffset + height, xoffset * bpp:(xoffset + width) * bpp]
     pack = ctx.state.pack
+    box = swapped_bytes(box.reshape(depth, height, width, bpp), pack, type).reshape(box.shape)
     n = image_size_B(pack, format, type, width, height, depth)
     pbo = ctx.buffer_bindings.get(E.GL_PIXEL_PACK_BUFFER)
     if pbo is not None:
