@@ -105,6 +105,12 @@ class ImmediateMixin:
     def _material_snapshot(self) -> tuple:
         return tuple(getattr(m, what) for m in self.legacy.materials for what in MATERIAL_FIELDS)
 
+    def _set_material_snapshot(self, snap: tuple) -> None:
+        values = iter(snap)
+        for m in self.legacy.materials:
+            for what in MATERIAL_FIELDS:
+                setattr(m, what, next(values))
+
     def _emit_vertex(self, x, y, z, w) -> None:
         """A vertex with the current values (section 2.7); outside Begin/End
         it only sets the current vertex attribute 0 (no effect in GL 2.1)."""
@@ -159,12 +165,15 @@ class ImmediateMixin:
             column = (tcs[0][u],) * len(tcs) if constant else [t[u] for t in tcs]
             if not self._shared_current(column, L.current_texcoords[u], (E.GL_TEXTURE_COORD_ARRAY, u)):
                 arrays[(E.GL_TEXTURE_COORD_ARRAY, u)] = _column(column)
+        after = None
         try:
             if materials is not None:
-                self._material_arrays(materials, len(verts), arrays)
+                after = self._material_arrays(materials, len(verts), arrays)
             self._draw_temporary_arrays(mode, arrays, len(verts))
         finally:
             self._vertex_materials = ()
+            if after is not None:
+                self._set_material_snapshot(after)
 
     def _shared_current(self, values, current, key) -> bool:
         """Every vertex's value is ``current``, the current value a draw reads where no
@@ -174,11 +183,18 @@ class ImmediateMixin:
         entry = self.vao.legacy.get(key)
         return entry is None or not entry[0].enabled
 
-    def _material_arrays(self, materials: list, n: int, arrays: dict) -> None:
+    def _material_arrays(self, materials: list, n: int, arrays: dict) -> tuple | None:
         """Add the per-vertex arrays of the material parameters that change
         within the batch (at the locations the fixed-function program gives
         them) and key the program on them. A user program reads the
-        gl_*Material uniforms: it sees the values at glEnd."""
+        gl_*Material uniforms: the values at glBegin, as on Mesa, where the
+        changes reach the material state once the batch is drawn; then the
+        material state the batch's last changes made is returned, for after
+        the draw (None: already current)."""
+        if self.current_program is not None:
+            after = self._material_snapshot()
+            self._set_material_snapshot(materials[0][1])
+            return after
         starts = np.array([i for i, _ in materials])
         snaps = [snap for _, snap in materials]
         which = np.searchsorted(starts, np.arange(n), side="right") - 1
@@ -188,8 +204,8 @@ class ImmediateMixin:
             values = np.array([np.atleast_1d(snap[k]) for snap in snaps], np.float32)
             if (values != values[0]).any():
                 varying[(side, what)] = values[which]
-        if not varying or self.current_program is not None:
-            return
+        if not varying:
+            return None
         self._vertex_materials = tuple(varying)
         prog = self._program_for_draw()
         attributes = prog.linked_state.attributes

@@ -134,3 +134,37 @@ def test_state_commands_inside_begin_end_are_invalid_and_change_nothing(call):
     after = (ctx.glGetIntegerv(E.GL_COLOR_MATERIAL_PARAMETER), ctx.glGetLightfv(E.GL_LIGHT0, E.GL_DIFFUSE),
              ctx.glGetIntegerv(E.GL_SHADE_MODEL))
     assert before == after
+
+
+@pytest.mark.parametrize("in_list", [False, True])
+def test_a_user_program_reads_the_material_of_glbegin(in_list):
+    """With a user program, gl_FrontMaterial is the material state when the batch
+    began: glMaterial inside glBegin/glEnd reaches the state once the batch is drawn
+    (Mesa's order; piglit's gl-2.0-shader-materials). Diffuse green before glBegin,
+    red inside: the quad is green, and the material is red afterwards."""
+    ctx = driver.Context(api="compat", width=N, height=N)
+    prog = ctx.glCreateProgram()
+    for kind, src in ((E.GL_VERTEX_SHADER, "void main() { gl_FrontColor = gl_FrontMaterial.diffuse;"
+                                            " gl_Position = gl_Vertex; }"),
+                      (E.GL_FRAGMENT_SHADER, "void main() { gl_FragColor = gl_Color; }")):
+        sh = ctx.glCreateShader(kind)
+        ctx.glShaderSource(sh, 1, [src])
+        ctx.glCompileShader(sh)
+        ctx.glAttachShader(prog, sh)
+    ctx.glLinkProgram(prog)
+    ctx.glUseProgram(prog)
+    if in_list:
+        ctx.glNewList(1, E.GL_COMPILE)
+    ctx.glMaterialfv(E.GL_FRONT, E.GL_DIFFUSE, (0.0, 1.0, 0.0, 1.0))
+    ctx.glBegin(E.GL_QUADS)
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        ctx.glMaterialfv(E.GL_FRONT, E.GL_DIFFUSE, (1.0, 0.0, 0.0, 1.0))
+        ctx.glVertex2f(x, y)
+    ctx.glEnd()
+    if in_list:
+        ctx.glEndList()
+        ctx.glCallList(1)
+    img = ctx.read_pixels()
+    assert ctx.glGetError() == E.GL_NO_ERROR
+    assert (img == (0, 255, 0, 255)).all()
+    assert ctx.glGetMaterialfv(E.GL_FRONT, E.GL_DIFFUSE) == [1.0, 0.0, 0.0, 1.0]
