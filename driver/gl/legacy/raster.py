@@ -26,6 +26,7 @@ import numpy as np
 
 from driver.gl import enums as E
 from driver.gl.color_clamp import fragment_clamps
+from driver.gl.compose import extends
 from driver.gl.pointers import pack_values
 from driver.gl.errors import check, check_enum
 from driver.gl.formats import (INTEGER_PIXEL_FORMATS, PIXEL_FORMATS, PIXEL_TYPES, depth_stencil_with_other_type,
@@ -465,6 +466,42 @@ class RasterMixin:
         data = data[st.skip_rows * row_B:][:row_B * height].reshape(height, row_B)
         bits = np.unpackbits(data, axis=1, bitorder="little" if st.lsb_first else "big")
         return bits[:, st.skip_pixels:st.skip_pixels + width]
+
+    # -- colour-index texture images (GL 2.1 section 3.8.1) ---------------------------------
+    _INDEX_TYPES = frozenset({E.GL_BITMAP, E.GL_UNSIGNED_BYTE, E.GL_BYTE, E.GL_UNSIGNED_SHORT, E.GL_SHORT,
+                              E.GL_UNSIGNED_INT, E.GL_INT, E.GL_FLOAT})
+
+    def _index_texels(self, pixels, type: int, width: int, height: int) -> bytes | None:
+        """A COLOR_INDEX image given to glTexImage*/glTexSubImage* (one row or one
+        image): its indices converted to RGBA as glDrawPixels converts them (index
+        shift and offset, the I_TO_x maps), float RGBA bytes; None without pixels."""
+        check(type in self._INDEX_TYPES, E.GL_INVALID_ENUM, f"bad type {type:#x} for COLOR_INDEX")
+        if pixels is None and self.buffer_bindings.get(E.GL_PIXEL_UNPACK_BUFFER) is None:
+            return None
+        if type == E.GL_BITMAP:
+            index = self._bitmap_bits(pixels, width, height).astype(np.float32)
+        else:
+            index = self._unpack_pixels(pixels, E.GL_STENCIL_INDEX, type, width, height)[..., 0]
+        return np.ascontiguousarray(self._index_to_rgba(index), "<f4").tobytes()
+
+    @extends
+    def _tex_image(self, core, dims, target, level, internalformat, width, height, depth, border, fmt, type,
+                   pixels) -> None:
+        if fmt != E.GL_COLOR_INDEX or depth != 1 or not self.api.compat:
+            return core(dims, target, level, internalformat, width, height, depth, border, fmt, type, pixels)
+        from driver.gl.features.texture_ops import _default_pixel_store
+        rgba = self._index_texels(pixels, type, width, height)
+        with _default_pixel_store(self, "unpack", E.GL_PIXEL_UNPACK_BUFFER):
+            core(dims, target, level, internalformat, width, height, depth, border, E.GL_RGBA, E.GL_FLOAT, rgba)
+
+    @extends
+    def _tex_sub_image(self, core, dims, target, level, x, y, z, width, height, depth, fmt, type, pixels):
+        if fmt != E.GL_COLOR_INDEX or depth != 1 or not self.api.compat:
+            return core(dims, target, level, x, y, z, width, height, depth, fmt, type, pixels)
+        from driver.gl.features.texture_ops import _default_pixel_store
+        rgba = self._index_texels(pixels, type, width, height)
+        with _default_pixel_store(self, "unpack", E.GL_PIXEL_UNPACK_BUFFER):
+            return core(dims, target, level, x, y, z, width, height, depth, E.GL_RGBA, E.GL_FLOAT, rgba)
 
     def _index_to_rgba(self, index: np.ndarray) -> np.ndarray:
         """GL 2.1 section 3.6.5 for colour indices in RGBA mode: shift and offset
