@@ -374,15 +374,32 @@ def _null_texture(batch, integer: bool, one_d: bool = False) -> bytes:
     and every access gives (0, 0, 0, 1); a UINT format for integer samplers, whose
     1 is the integer 1; a 1D image for 1D samplers (a 2D one would have the texture
     unit read a second coordinate the instruction does not give)."""
-    address = batch.usc_cache.get("null texel")       # one per batch: identical USC words stay shared
-    if address is None:
-        address = batch.usc_cache["null texel"] = batch.pool.upload(bytes(16), 64)
-    S_ = P.Swizzle
-    target = P.TextureTarget.TEXTURE_1D if one_d else P.TextureTarget.TEXTURE_2D
-    return P.pack("TEXTURE", target=target, tiling=P.Tiling.LINEAR,
-                  format_id=_fid("R8G8B8A8_UINT" if integer else "R8G8B8A8_UNORM"), swizzle_r=S_.ZERO, swizzle_g=S_.ZERO, swizzle_b=S_.ZERO,
-                  swizzle_a=S_.ONE, width_px=1, height_px=1, depth_px=1, levels=1, address=address,
-                  linear_stride_B=16)
+    kind = ("null texture", integer, one_d)
+    descriptor = batch.usc_cache.get(kind)            # the bytes once per batch and kind
+    if descriptor is None:
+        address = batch.usc_cache.get("null texel")   # one per batch: identical USC words stay shared
+        if address is None:
+            address = batch.usc_cache["null texel"] = batch.pool.upload(bytes(16), 64)
+        descriptor = batch.usc_cache[kind] = _null_texture_packer(integer, one_d)(address)
+    return descriptor
+
+
+_NULL_TEXTURE_PACKERS: dict = {}
+
+
+def _null_texture_packer(integer: bool, one_d: bool):
+    """The packer of ``_null_texture``'s TEXTURE descriptor of its texel's address, one
+    per kind."""
+    hit = _NULL_TEXTURE_PACKERS.get((integer, one_d))
+    if hit is None:
+        S_ = P.Swizzle
+        target = P.TextureTarget.TEXTURE_1D if one_d else P.TextureTarget.TEXTURE_2D
+        hit = _NULL_TEXTURE_PACKERS[(integer, one_d)] = packer(
+            "TEXTURE", "address", target=target, tiling=P.Tiling.LINEAR,
+            format_id=_fid("R8G8B8A8_UINT" if integer else "R8G8B8A8_UNORM"), swizzle_r=S_.ZERO,
+            swizzle_g=S_.ZERO, swizzle_b=S_.ZERO, swizzle_a=S_.ONE, width_px=1, height_px=1, depth_px=1,
+            levels=1, linear_stride_B=16)
+    return hit
 
 
 def _view_descriptor(view) -> bytes:

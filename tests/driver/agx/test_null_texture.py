@@ -58,3 +58,23 @@ def test_unbound_integer_sampler_returns_integer_one():
     got = _render("usampler2D", "uvec4 v = texelFetch(t, ivec2(0), 0);"
                   " o = vec4(v.w == 1u, v.xyz == uvec3(0u), 0.0, 1.0);")
     assert got == [[255, 255, 0, 255]] * 2
+
+
+def test_the_null_descriptor_is_a_full_pack_of_its_fields_once_per_batch_and_kind():
+    """encode._null_texture packs through a packer of the texel's address (one per kind),
+    the bytes kept per batch: the same bytes as uapi's full pack, per kind."""
+    from driver.agx import encode
+    from uapi import packets as P
+    ctx = context(4, 4)
+    batch = ctx.pipe.render_batch()
+    S_ = P.Swizzle
+    for integer in (False, True):
+        for one_d in (False, True):
+            got = encode._null_texture(batch, integer, one_d)
+            want = P.pack("TEXTURE", target=P.TextureTarget.TEXTURE_1D if one_d else P.TextureTarget.TEXTURE_2D,
+                          tiling=P.Tiling.LINEAR, format_id=encode._fid("R8G8B8A8_UINT" if integer else "R8G8B8A8_UNORM"),
+                          swizzle_r=S_.ZERO, swizzle_g=S_.ZERO, swizzle_b=S_.ZERO, swizzle_a=S_.ONE, width_px=1,
+                          height_px=1, depth_px=1, levels=1, address=batch.usc_cache["null texel"], linear_stride_B=16)
+            assert got == want, (integer, one_d)
+            assert encode._null_texture(batch, integer, one_d) is got
+    ctx.destroy()
