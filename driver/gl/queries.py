@@ -50,9 +50,10 @@ class QueryMixin:
         t = set()
         if self.api.gl_or_es((3, 0), (3, 0)):             # (EXT_transform_feedback's, core in 3.0)
             t.add(E.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
-        if self.api.gl_or_es((3, 3), (3, 0)):
+        # ARB_occlusion_query2 / ARB_ES3_compatibility: listed below 3.3 / 4.3 too
+        if self.api.gl_or_es((3, 3), (3, 0)) or self.api.has_extension("GL_ARB_occlusion_query2"):
             t.add(E.GL_ANY_SAMPLES_PASSED)
-        if self.api.gl_or_es((4, 3), (3, 0)):
+        if self.api.gl_or_es((4, 3), (3, 0)) or self.api.has_extension("GL_ARB_ES3_compatibility"):
             t.add(E.GL_ANY_SAMPLES_PASSED_CONSERVATIVE)
         if not self.api.es:
             t |= {E.GL_SAMPLES_PASSED, E.GL_PRIMITIVES_GENERATED, E.GL_TIME_ELAPSED}
