@@ -588,6 +588,8 @@ class Selector:
         if size != 32:
             raise BackendError(f"{op} is only selected for 32-bit operands")
         signed = op[0] == "i"
+        if not signed and isinstance(d, Const):
+            return self.udivmod_const(op, n, d.bits & 0xFFFFFFFF)
         if signed:
             sn = self.op("icmpsel", 32, a=n, b=Const(0, 32), t=Const(1, 32), f=Const(0, 32), cond="slt")
             sd = self.op("icmpsel", 32, a=d, b=Const(0, 32), t=Const(1, 32), f=Const(0, 32), cond="slt")
@@ -614,6 +616,32 @@ class Selector:
                 res = self.op("icmpsel", 32, a=nz, b=Const(0, 32), t=plus, f=res, cond="ne")
         # x / 0 and x % 0 give 0, as the IR defines them
         return self.op("icmpsel", 32, a=d, b=Const(0, 32), t=Const(0, 32), f=res, cond="eq")
+
+    def udivmod_const(self, op: str, n, d: int):
+        """Unsigned 32-bit n / d or n % d by a constant d, as compilers do it (Mesa's
+        nir_opt_idiv_const; Granlund and Montgomery): 0 for d = 0 (the IR's x / 0), a
+        shift and a mask for a power of two, else the high half of n times a 32-bit
+        magic number m with one add-and-halve fix-up: with l = ceil(log2 d) and
+        m = floor(2^32 (2^l - d) / d) + 1, t = umulhi(n, m), q = (t + ((n - t) >> 1)) >> (l - 1)
+        for every n. Five instructions (seven for the remainder) where the general
+        expansion (``udivmod``) takes about sixteen, a reciprocal among them: GLSL's
+        ``x % 2u``, ``x / 2u`` and ``y % 0x7fffffffu`` in loops (piglit's transform-feedback
+        order test) ran that per iteration."""
+        if d == 0:
+            return Const(0, 32)
+        if d & (d - 1) == 0:
+            k = d.bit_length() - 1
+            if op == "udiv":
+                return n if k == 0 else self.op("ushr", 32, a=n, b=Const(k, 32))
+            return Const(0, 32) if k == 0 else self.op("bitop", 32, a=n, b=Const(d - 1, 32), tt=0x8)
+        l = d.bit_length()
+        m = ((1 << 32) * ((1 << l) - d)) // d + 1
+        t = self.op("umulhi", 32, a=n, b=Const(m, 32))
+        half = self.op("ushr", 32, a=self.op("isub", 32, a=n, b=t), b=Const(1, 32))
+        q = self.op("ushr", 32, a=self.op("iadd", 32, a=t, b=half), b=Const(l - 1, 32))
+        if op == "udiv":
+            return q
+        return self.op("isub", 32, a=n, b=self.op("imul", 32, a=q, b=Const(d, 32)))
 
     def udivmod(self, n, d):
         """Unsigned 32-bit n / d and n % d (d != 0): a reciprocal estimate refined

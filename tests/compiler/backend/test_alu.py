@@ -157,6 +157,23 @@ def test_int_binary(op):
     np.testing.assert_array_equal(got, exp)
 
 
+@pytest.mark.parametrize("op", ["udiv", "umod"])
+@pytest.mark.parametrize("d", [0, 1, 2, 8, 1 << 31, 3, 7, 10, 641, 0x7FFFFFFF, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF])
+def test_unsigned_division_by_a_constant(op, d):
+    """n / d and n % d by a constant d (a shift and a mask for a power of two, a
+    magic-number multiply otherwise) against numpy, over random and edge dividends
+    (multiples of d and their neighbours, 0, 2^31, 2^32 - 1); d = 0 gives 0 (the IR)."""
+    n = _ints().view(np.uint32).copy()
+    edge = [0, 1, 2, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF]
+    if d:
+        edge += [k * d + o for k in (1, 2, 3, 0xFFFFFFFF // d) for o in (-1, 0, 1) if 0 <= k * d + o < 1 << 32]
+    n[:len(edge)] = edge
+    got, _, _ = _run(lambda b, x: b.alu(op, x[0], d), [n.view(np.int32)])
+    got = got.reshape(-1)
+    want = np.zeros_like(n) if d == 0 else n // np.uint32(d) if op == "udiv" else n % np.uint32(d)
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("op", ["ineg", "iabs", "isign", "inot", "bit_count", "ufind_msb", "ifind_msb", "find_lsb",
                                 "bitfield_reverse"])
 def test_int_unary(op):
