@@ -115,6 +115,12 @@ class FlatMemory:
             return None
         return self.bytes[start:start + nbytes]
 
+    def run_window(self, va: int, is_read: bool) -> tuple[int, np.ndarray] | None:
+        """(first VA, bytes) of the whole range when it holds ``va`` (``VM.run_window``)."""
+        if not 0 <= va - self.base < self.bytes.size:
+            return None
+        return self.base, self.bytes
+
     def gather(self, vas: np.ndarray, dtype: np.dtype, unit: str) -> np.ndarray:
         dtype = np.dtype(dtype)
         offs, ok = self._offsets(vas, dtype.itemsize, unit, True)

@@ -359,6 +359,21 @@ class VM:
             snap.windows[(va, nbytes, is_read)] = at
         return None if at is None else self.arena.bytes[at:at + nbytes]
 
+    def run_window(self, va: int, is_read: bool) -> tuple[int, np.ndarray] | None:
+        """(first VA, arena bytes) of the whole run that holds ``va`` when it permits
+        the access and is mapped contiguously (``window``'s conditions), else None: a
+        unit that learns its addresses later (a shader's loop of loads from one buffer)
+        checks each against the run and takes ``gather`` for any outside it. Never
+        faults; valid until the next bind."""
+        snap = self._table()
+        run = bisect.bisect_right(snap.starts_list, va) - 1
+        if run <= 0 or va >= snap.ends_list[run] or snap.single_list[run] \
+                or not (snap.readable_list if is_read else snap.writable_list)[run]:
+            return None
+        start = snap.starts_list[run]
+        at = start + snap.offset_list[run]
+        return start, self.arena.bytes[at:at + snap.ends_list[run] - start]
+
     def read(self, va: int, nbytes: int, unit: str, _sink: list | None = None) -> np.ndarray:
         if nbytes > 0 and va >= 0:
             at = self._span_phys(va, nbytes, True)
@@ -443,6 +458,9 @@ class VMView:
 
     def window(self, va: int, nbytes: int, is_read: bool) -> np.ndarray | None:
         return self.vm.window(va, nbytes, is_read)
+
+    def run_window(self, va: int, is_read: bool) -> tuple[int, np.ndarray] | None:
+        return self.vm.run_window(va, is_read)
 
     def gather(self, vas: np.ndarray, dtype, unit: str) -> np.ndarray:
         return self.vm.gather(vas, dtype, unit, self.faults)

@@ -5,6 +5,7 @@ interpreter's block loop with native lane loops in place of numpy steps
 (``tier``). The numpy interpreter (``drmshim.gpu.usc``) stays the specification:
 both give the same registers, memory and faults. See README.md."""
 
-from .tier import STATS, NativeProgram, native_for, ordered_ready, run_batch, threads, wait_builds
+from .tier import STATS, NativeProgram, interpreted, native_for, ordered_ready, run_batch, threads, wait_builds
 
-__all__ = ["STATS", "NativeProgram", "native_for", "ordered_ready", "run_batch", "threads", "wait_builds"]
+__all__ = ["STATS", "NativeProgram", "interpreted", "native_for", "ordered_ready", "run_batch", "threads",
+           "wait_builds"]

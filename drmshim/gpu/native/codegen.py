@@ -31,10 +31,11 @@ from uapi.isa.native import C_PRELUDE, c_functions
 from uapi.isa.semantics import FORMAT_ELEMENT_B, SIMD_GROUP_LANES, TYPE_BITS, minifloat_decode
 
 __all__ = ["Unsupported", "Seg", "Cf", "Step", "Grp", "Plan", "flat", "generate", "ARGS_CDEF", "NATIVE_CDEF",
-           "GENERATOR_VERSION"]
+           "GENERATOR_VERSION", "WALK_STATE", "WALK_BLOCK", "WALK_COUNT", "WALK_LIMIT", "WALK_ACTIVE", "WALK_EXEC",
+           "WALK_ITEM"]
 
 #: Changes whenever the generated code for a given program changes (part of the cache key).
-GENERATOR_VERSION = 27
+GENERATOR_VERSION = 28
 
 #: Lanes an ordered run (``Plan.ordered``) takes through the whole program at most
 #: at a time: their registers stay in the first-level caches between segments.
@@ -77,6 +78,8 @@ typedef struct {
                                  access is in range and aligned, the segments need not look */
     void *uf[4];              /* numpy's binary32 loops of log2, exp2, sin, cos (uapi/native_ufuncs.py) */
     void *ufd[4];             /* and their data pointers */
+    const uint8_t *dev_win[4];  /* device_load (per slot): the bytes of the memory run holding its base, */
+    uint64_t dev_va[4], dev_len[4];  /* that run's first address and length (VM.run_window) */
     void *tex_fn;             /* texture_sample: the texture unit's C sampler (texture/native.py sample_2d) */
     const void *tex_plan[4];  /* per texture segment of the program (its slot): the sampler's plan, */
     const uint32_t *tex_words[4];   /* the image words the plan indexes, */
@@ -90,6 +93,7 @@ typedef struct {
 NATIVE_CDEF = ARGS_CDEF + """
 typedef void (*seg_fn)(const args_t *A, long lo, long hi);
 typedef long (*cf_fn)(const args_t *A, long lo, long hi);
+typedef void (*walk_fn)(const args_t *A, long n, long *st);
 void *const *shimgl_native_functions(void);
 """
 
@@ -160,6 +164,10 @@ class Plan:
     ordered: str | None = None                        # C function of the lane-ordered run, if any
     span: str | None = None                           # C function of a pixel span (``_span_function``)
     step_count: int = 0                               # instructions run by numpy steps
+    walk: str | None = None                           # C function of the block walk (``_walk_function``)
+    walk_blocks: tuple = ()                           # per block: the walk runs it (else Python does)
+    walk_count: int = 0                               # the most instructions one of its calls runs
+    walk_needs: tuple = ()                            # what its parts need from the context (device runs)
 
 
 # ---------------------------------------------------------------------------
@@ -934,6 +942,58 @@ def _group_function(name: str, members: list) -> str:
                       "    }", "}"])
 
 
+#: Device loads a program may run natively (``args_t``'s device slots).
+DEV_SLOTS = 4
+
+
+def _device_load_function(name: str, ins: Instruction, slot: int) -> tuple[str, tuple] | None:
+    """``device_load`` of the buffer form (``usc.mem.device_word_form``: a uniform 64-bit
+    base, a 32-bit register index, ``i32`` words into 32-bit registers; or the same with
+    a 32-bit uniform index: a scalar the driver keeps in memory, read in a loop) as a
+    loop over the active lanes that copies each lane's words from the memory run
+    holding the base (``args_t`` slot ``slot``, filled per batch by the tier from
+    ``run_window``: need ``device:<slot>:<base uniform>:<bytes>``). The address is base
+    + (sign-extended index << shift) modulo 2^64, as the numpy step's. Every active
+    lane's words are checked to lie in the run first: if one does not, the function
+    stores nothing and sets ``bad_lane`` (the numpy step then runs the instruction and
+    faults as it does). None for other forms (a numpy step)."""
+    from ..usc.mem import device_word_form
+    dst, index, base = ins["dst"], ins["index"], ins["base"]
+    if isinstance(index, Reg) and index.file == "u" and index.size == 32:   # the uniform-index form
+        if not (isinstance(base, Reg) and base.file == "u" and base.size == 64 and ins["fmt"] == "i32"
+                and dst.file == "r" and dst.size == 32):
+            return None
+        idx = f"U[{index.half // 2}]"
+        sh, u, first, k = int(ins["shift"]), base.half // 2, dst.half // 2, dst.count
+    else:
+        form = device_word_form(ins, dst)
+        if form is None:
+            return None
+        row, sh, u, first, k = form
+        idx = f"R[{row} * S + i]"
+    if not 0 <= sh < 32:
+        return None
+    addr = f"((uint64_t)(int64_t)(int32_t){idx} << {sh}) + base_"
+    return "\n".join([
+        f"void {name}(const args_t *A, long lo, long hi) {{",
+        "    uint32_t *restrict R = A->r; const long S = A->S;",
+        "    const uint8_t *restrict EX = A->exec; const uint32_t *restrict U = A->u;",
+        f"    const uint8_t *W = A->dev_win[{slot}]; const uint64_t WV = A->dev_va[{slot}];",
+        f"    const uint64_t last_ = A->dev_len[{slot}] - {4 * k};     /* (the tier gives runs of >= {4 * k} bytes) */",
+        f"    const uint64_t base_ = (uint64_t)U[{u}] | (uint64_t)U[{u + 1}] << 32;",
+        "    for (long i = lo; i < hi; i++) {",
+        "        if (EX && !EX[i]) continue;",
+        f"        const uint64_t a_ = {addr};",
+        "        if (a_ < WV || a_ - WV > last_) { *A->bad_lane = i; return; }",
+        "    }",
+        "    for (long i = lo; i < hi; i++) {",
+        "        if (EX && !EX[i]) continue;",
+        f"        const uint8_t *p_ = W + (({addr}) - WV);",
+        *[f"        memcpy(&R[{first + c} * S + i], p_ + {4 * c}, 4);" for c in range(k)],
+        "    }",
+        "}"]), (f"device:{slot}:{u}:{4 * k}",)
+
+
 #: Texture instructions a program may run natively (``args_t``'s texture slots).
 TEX_SLOTS = 4
 
@@ -1024,6 +1084,7 @@ def generate(prog) -> Plan:
     parts = [C_PRELUDE, FAST_PRELUDE, RAW_PRELUDE, ARGS_CDEF]
     plan = Plan("")
     tex_slots = 0                   # texture segments so far (their args_t slots)
+    dev_slots = 0                   # device load segments so far (theirs)
     steps = prog.steps
     blocks = _blocks(steps)
     starts = _block_starts(steps)
@@ -1049,7 +1110,19 @@ def generate(prog) -> Plan:
                     continue
                 flush()
                 ufunc = _ufunc_op(ins)
-                if ins.op.unit == "texture_sample" and ins.op.native is not None:
+                if ins.op.unit == "device_load" and dev_slots < DEV_SLOTS:
+                    got = _device_load_function(f"seg{len(plan.functions)}", ins, dev_slots)
+                    if got is None:
+                        items.append(Step(j))
+                        plan.step_count += 1
+                        continue
+                    text, needs = got
+                    dev_slots += 1
+                    parts.append(text)
+                    plan.functions.append(f"seg{len(plan.functions)}")
+                    items.append(Seg(plan.functions[-1], j, 1, shared=True, needs=needs))
+                    plan.native_count += 1
+                elif ins.op.unit == "texture_sample" and ins.op.native is not None:
                     name = f"seg{len(plan.functions)}"
                     try:
                         text, needs = _texture_function(name, ins, tex_slots, j)
@@ -1092,11 +1165,86 @@ def generate(prog) -> Plan:
             plan.blocks.append((kind, None, target, nxt, size))
     _ordered_function(prog, plan, parts)
     _span_function(prog, plan, parts)
+    _walk_function(plan, parts)
+
     table = ", ".join(f"(void *){name}" for name in plan.functions) or "0"
     parts.append(f"static void *const functions_[] = {{{table}}};\n"
                  "void *const *shimgl_native_functions(void) { return functions_; }")
     plan.source = f"/* generated by drmshim.gpu.native, version {GENERATOR_VERSION} */\n" + "\n\n".join(parts) + "\n"
     return plan
+
+
+#: ``walk``'s state array (int64): the block, the instructions run, the limit, the
+#: active lanes (n: every lane, 0: none; else any count in between), whether control
+#: flow changed the exec mask (then it is ``exec_out``, or every lane when all are active).
+WALK_BLOCK, WALK_COUNT, WALK_LIMIT, WALK_ACTIVE, WALK_EXEC, WALK_ITEM = range(6)
+WALK_STATE = 6
+
+
+def _device_seg(it) -> bool:
+    return isinstance(it, Seg) and bool(it.needs) and all(n.startswith("device:") for n in it.needs)
+
+
+def _walk_function(plan: Plan, parts: list) -> None:
+    """``walk(args, n, st)`` (``Plan.walk``): the interpreter's block loop (``usc.control.
+    walk_blocks``) in C over the blocks whose every part is native code that needs
+    nothing from the context (lane-local segments and groups, control flow, jumps,
+    waits), from block ``st[WALK_BLOCK]`` until it reaches a block that is not (a numpy
+    step, a shared or context segment, the end; Python runs it and calls again) or
+    the instruction count passes its limit. Each block's parts are the same calls
+    Python's walk makes, in the same order, over the whole batch on this thread, and
+    the count advances by the block's size as there: a loop of native blocks costs no
+    Python per block (the order test's hailstone loop ran ~10 Python hand-offs an
+    iteration). Python uses it when no call would be split over threads (``walk_count``)."""
+    from ..usc.control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, WAIT
+    cases, ok, most, needs = [], [], 0, {}
+    for k, (kind, items, target, nxt, size) in enumerate(plan.blocks):
+        body = None
+        if kind == MASKED and all(_device_seg(it) or isinstance(it, (Seg, Grp)) and not it.needs
+                                  and not getattr(it, "shared", False) for it in items):
+            calls = []
+            for j, it in enumerate(items):
+                if _device_seg(it):     # a load outside its run: Python goes on from this part (numpy step)
+                    needs.update(dict.fromkeys(it.needs))
+                    calls.append(f"*A->bad_lane = -1; {it.name}(A, 0, n); "
+                                 f"if (*A->bad_lane >= 0) {{ st[{WALK_ITEM}] = {j}; goto out; }}")
+                else:
+                    calls.append(f"{it.name}(A, 0, n);")
+            most = max([most] + [it.count for it in items])
+            body = f"if (active) {{ {' '.join(calls)} }} i = {nxt};"
+        elif kind == ALWAYS and isinstance(items, Cf):
+            body = (f"active = {items.name}(A, 0, n); A->exec = active == n ? 0 : A->exec_out; "
+                    f"st[{WALK_EXEC}] = 1; i = {nxt};")
+            most = max(most, 1)
+        elif kind == JMP_ANY:
+            body = f"i = active ? {target} : {nxt};"
+        elif kind == JMP_NONE:
+            body = f"i = active ? {nxt} : {target};"
+        elif kind == WAIT:
+            body = f"i = {nxt};"
+        ok.append(body is not None)
+        if body is not None:
+            cases.append(f"        case {k}: {body} count += {size}; break;")
+    if not any(ok[k] and plan.blocks[k][0] in (MASKED, ALWAYS) for k in range(len(ok))):
+        return
+    name = f"walk{len(plan.functions)}"
+    parts.append("\n".join([
+        f"void {name}(const args_t *A0, long n, long *st) {{",
+        "    args_t A_ = *A0; args_t *A = &A_;",
+        f"    long i = st[{WALK_BLOCK}], count = st[{WALK_COUNT}], active = st[{WALK_ACTIVE}];",
+        f"    const long limit = st[{WALK_LIMIT}];",
+        "    for (;;) {",
+        "        switch (i) {",
+        *cases,
+        "        default: goto out;",
+        "        }",
+        "        if (count > limit) break;",
+        "    }",
+        "out:",
+        f"    st[{WALK_BLOCK}] = i; st[{WALK_COUNT}] = count; st[{WALK_ACTIVE}] = active;",
+        "}"]))
+    plan.functions.append(name)
+    plan.walk, plan.walk_blocks, plan.walk_count, plan.walk_needs = name, tuple(ok), most, tuple(needs)
 
 
 def _fuse(items: list, plan: Plan, parts: list) -> list:

@@ -41,18 +41,29 @@ from uapi.debug import debug_enabled
 
 from uapi.native_build import CFLAGS, QUICK_CFLAGS, BuildError, cache_key, load_or_build
 from uapi.native_kernels import c_pointer
-from .codegen import NATIVE_CDEF, Cf, Grp, Seg, Step, Unsupported, flat, generate
+from .codegen import (NATIVE_CDEF, WALK_ACTIVE, WALK_BLOCK, WALK_COUNT, WALK_EXEC, WALK_ITEM, WALK_LIMIT, WALK_STATE, Cf,
+                      Grp, Seg, Step, Unsupported, flat, generate)
 
 if TYPE_CHECKING:    # the pool is made when a loop is split (concurrent.futures brings logging)
     from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["NativeProgram", "native_for", "ordered_ready", "parallel", "STATS", "threads", "HOT_LANES",
-           "HOT_RUNS", "PARALLEL_MIN_WORK", "wait_builds"]
+__all__ = ["NativeProgram", "native_for", "interpreted", "ordered_ready", "parallel", "STATS", "threads",
+           "HOT_LANES", "HOT_RUNS", "HOT_STEPS", "POLL_STEPS", "PARALLEL_MIN_WORK", "wait_builds"]
 
 #: Lanes a program runs (in one process) before auto mode compiles it.
 HOT_LANES = 1 << 18
 #: Runs of a program (in one process) before auto mode compiles it, whatever its lanes.
 HOT_RUNS = 256
+#: Instructions of a program the interpreter runs (summed over batches and runs in
+#: one process, weighted by batch width: ``interpreted``) before auto mode compiles
+#: it, whatever its runs and lanes.
+HOT_STEPS = 1 << 14
+#: Lanes of an interpreted instruction whose work costs about its fixed cost (its
+#: numpy calls): the weight of a wide batch's instructions in HOT_STEPS.
+STEP_LANES = 1024
+#: A batch on the interpreter reports its instructions (``interpreted``) this often,
+#: so a long batch can go on in native code once it is built.
+POLL_STEPS = 2048
 #: Auto mode builds on a builder thread (False: in line, the hot run waits for its code; tests).
 BUILD_ASIDE = True
 #: Lane loops with less work than this (lanes x instructions) run on one thread.
@@ -122,9 +133,11 @@ class NativeProgram:
     def __init__(self, prog, plan, ffi, lib):
         self.prog, self.plan, self.ffi, self.lib = prog, plan, ffi, lib
         table = lib.shimgl_native_functions()
-        self.fns = {name: ffi.cast("cf_fn" if name.startswith(("cf", "ord")) else "seg_fn", table[k])
+        self.fns = {name: ffi.cast("cf_fn" if name.startswith(("cf", "ord")) else
+                                   "walk_fn" if name.startswith("walk") else "seg_fn", table[k])
                     for k, name in enumerate(plan.functions)}
         self.ordered = self.fns[plan.ordered] if plan.ordered else None
+        self.walk = self.fns[plan.walk] if plan.walk else None
         blocks = []
         for kind, items, target, nxt, size in plan.blocks:
             if isinstance(items, list):
@@ -150,7 +163,7 @@ class NativeProgram:
 class _Native:
     """Per-program state of the policy (kept on the interpreter's Program)."""
 
-    __slots__ = ("plan", "key", "compiled", "quick", "lanes", "runs", "failed", "build")
+    __slots__ = ("plan", "key", "compiled", "quick", "lanes", "runs", "steps", "failed", "build")
 
     def __init__(self):
         self.plan = None
@@ -159,6 +172,7 @@ class _Native:
         self.quick = False          # compiled is the quick build (QUICK_CFLAGS), to be replaced when hot
         self.lanes = 0
         self.runs = 0
+        self.steps = 0              # instructions interpreted, weighted by batch width (``interpreted``)
         self.failed: str | None = None
         self.build: _Build | None = None
 
@@ -270,19 +284,46 @@ def native_for(prog, lanes: int, mode: str) -> NativeProgram | None:
         return compiled
     st.lanes += lanes
     st.runs += 1
-    if build is None:
+    return _heat(prog, st, mode, compiled)
+
+
+def _heat(prog, st: _Native, mode: str, compiled):
+    """Start the program's build when it is hot (and none is under way); ``compiled``
+    is what runs it now."""
+    if st.build is None:
         if st.lanes >= HOT_LANES:          # the optimised build (also over a quick one)
             quick = False
-        elif compiled is None and st.runs >= HOT_RUNS:      # many runs of few lanes: the quick build
-            quick = True
+        elif compiled is None and (st.runs >= HOT_RUNS or st.steps >= HOT_STEPS):
+            quick = True                   # many runs of few lanes, or long loops: the quick build
         else:
             return compiled
-        _say(f"program at 0x{prog.va:x} is hot ({st.runs} runs, {st.lanes} lanes): "
-             f"{'quick ' if quick else ''}build {'aside' if BUILD_ASIDE else 'in line'}")
+        _say(f"program at 0x{prog.va:x} is hot ({st.runs} runs, {st.lanes} lanes, {st.steps} instructions "
+             f"interpreted): {'quick ' if quick else ''}build {'aside' if BUILD_ASIDE else 'in line'}")
         st.build = build = _Build(st, quick)
         if not BUILD_ASIDE:
             build.done.wait()
             return native_for(prog, 0, mode)
+    return compiled
+
+
+def interpreted(prog, steps: int, lanes: int, mode: str) -> NativeProgram | None:
+    """``steps`` more instructions of ``prog`` ran on the interpreter over a batch of
+    ``lanes`` lanes (``ShaderCore`` reports them every ``POLL_STEPS`` in a batch and
+    at its end). A program whose runs are few but long (a loop of thousands of
+    iterations over one draw's vertices: the cost is instructions executed, whatever
+    the runs) is hot once the interpreter has run ``HOT_STEPS`` of its instructions,
+    each weighted by its batch's width (1 + lanes / ``STEP_LANES``: an instruction's
+    numpy call costs about as much as its work over STEP_LANES lanes): its quick
+    build starts aside. Returns the program's native code when it is ready now (the
+    caller goes on with it, from the next block of the same batch), else None."""
+    st = getattr(prog, "native_state", None)
+    if st is None or st.failed or mode == "interp":
+        return None
+    st.steps += steps + steps * lanes // STEP_LANES
+    compiled = native_for(prog, 0, mode)        # (a finished build's code is taken here)
+    if st.failed:
+        return None
+    compiled = _heat(prog, st, mode, compiled)
     return compiled
 
 
@@ -427,6 +468,20 @@ class _BatchArgs:
             a.tex_words[k] = ffi.cast("uint32_t *", words)
             a.tex_quads[k] = int(quads)
             return True
+        if need.startswith("device:"):  # a device load's slot: the memory run holding its base
+            _, slot, u, size = need.split(":")
+            u = int(u)
+            base = int(b.uni32[u]) | int(b.uni32[u + 1]) << 32
+            run_window = getattr(b.mem, "run_window", None)
+            got = run_window(base, True) if run_window is not None else None
+            if got is None or got[1].size < int(size):
+                return False
+            va, win = got
+            k = int(slot)
+            self.keep.append(win)
+            a.dev_win[k] = _ptr(ffi, "uint8_t *", win)
+            a.dev_va[k], a.dev_len[k] = va, win.size
+            return True
         if need == "quads":   # lanes come in whole 2x2 quads (else the numpy step writes zeros)
             return bool(ctx.quads) and b.n % 4 == 0
         if need == "simd_groups":   # the batch starts at a group boundary (ShaderCore._batch_size)
@@ -490,8 +545,10 @@ def parallel(fn, parts: int) -> list:
     return [fn(0)] + [f.result() for f in rest]
 
 
-def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
-    """One batch through the interpreter's block loop (``walk_blocks``), with native parts."""
+def run_batch(nprog: NativeProgram, b, max_steps: int, start: int = 0, count: int = 0) -> None:
+    """One batch through the interpreter's block loop (``walk_blocks``), with native parts;
+    from block ``start`` with ``count`` instructions run (the rest of a batch the
+    interpreter began: the plan has the interpreter's blocks)."""
     from ..usc.control import walk_blocks
     args = _BatchArgs(nprog, b)
     a = args.a
@@ -546,7 +603,61 @@ def run_batch(nprog: NativeProgram, b, max_steps: int) -> None:
     if b.ctx.lane_order:
         _run_ordered(nprog, args, b)
         return
-    walk_blocks(nprog.blocks, b, max_steps, nprog.prog.va, masked, always)
+    if nprog.walk is not None and (pool is None or n * nprog.plan.walk_count < PARALLEL_MIN_WORK) \
+            and args.provide(b, nprog.plan.walk_needs):
+        _walk_with_c(nprog, args, b, max_steps, masked, always, start, count)   # (no call split over threads)
+        return
+    walk_blocks(nprog.blocks, b, max_steps, nprog.prog.va, masked, always, start, count)
+
+
+def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, masked, always, i: int,
+                 count: int) -> None:
+    """``walk_blocks`` with the program's C walk (``codegen._walk_function``) taking
+    every stretch of blocks it can run: the same calls in the same order, the same
+    exec masks and counts; Python runs the other blocks, as ``walk_blocks`` does."""
+    from ..usc.control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, ShaderError
+    blocks, in_c, walk, n = nprog.blocks, nprog.plan.walk_blocks, nprog.walk, b.n
+    st = np.zeros(WALK_STATE, np.int64)
+    st_p = _ptr(args.ffi, "long *", st)
+    st[WALK_LIMIT] = max_steps
+    while True:
+        if in_c[i]:
+            args.set_exec(b)
+            st[WALK_BLOCK], st[WALK_COUNT], st[WALK_EXEC], st[WALK_ITEM] = i, count, 0, -1
+            st[WALK_ACTIVE] = n if b.all_active else 1 if b.any_active else 0
+            walk(args.a, n, st_p)
+            i, count, part = int(st[WALK_BLOCK]), int(st[WALK_COUNT]), int(st[WALK_ITEM])
+            if st[WALK_EXEC]:
+                active = int(st[WALK_ACTIVE])
+                b.all_active, b.any_active = active == n, active > 0
+                b.exec = b.const(np.True_) if b.all_active else args.exec_out
+                args.exec_arr = None
+            if count > max_steps:
+                raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+            if part < 0 and in_c[i]:
+                continue
+        kind, payload, target, nxt, size = blocks[i]
+        if in_c[i]:     # (a device load the C walk left: the rest of its block from that part)
+            masked(payload[part:], b)
+            i = nxt
+        elif kind == MASKED:
+            if b.any_active:
+                masked(payload, b)
+            i = nxt
+        elif kind == ALWAYS:
+            always(payload, b)
+            i = nxt
+        elif kind == JMP_ANY:
+            i = target if b.any_active else nxt
+        elif kind == JMP_NONE:
+            i = target if not b.any_active else nxt
+        elif kind == STOP:
+            return
+        else:   # WAIT
+            i = nxt
+        count += size
+        if count > max_steps:
+            raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
 
 
 def _run_ordered(nprog: NativeProgram, args: _BatchArgs, b) -> None:

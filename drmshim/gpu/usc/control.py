@@ -40,7 +40,8 @@ def _blocks(steps: list) -> list:
     return blocks
 
 
-def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always) -> None:
+def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always, start: int = 0, count: int = 0,
+                poll=None, poll_every: int = 0) -> int:
     """The block loop of both execution tiers: control flow over ``Program.blocks``.
 
     ``masked(payload, b)`` runs a straight run of masked steps (called only when a
@@ -48,8 +49,17 @@ def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always) -> Non
     mask (control flow: it updates ``b.any_active``/``b.all_active``). Jumps, waits,
     the end and the step limit (``max_steps`` instructions per batch, then a
     ``ShaderError`` naming the program's address ``va``) are the same for both tiers.
+
+    The walk starts at block ``start`` with ``count`` instructions already run (a
+    batch one tier began and the other goes on with: both tiers have the same
+    blocks). With ``poll``, ``poll(i, count)`` is called every ``poll_every``
+    instructions at a block boundary (``i`` the next block): when it returns True it
+    has run the rest of the batch itself and the walk ends. Returns the instructions
+    run (the count a finished walk reached).
     """
-    i, count = 0, 0
+    i = start
+    next_poll = count + poll_every if poll is not None else max_steps + 1
+    check_at = min(max_steps + 1, next_poll)
     while True:
         kind, payload, target, nxt, size = blocks[i]
         if kind == MASKED:
@@ -66,7 +76,12 @@ def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always) -> Non
         elif kind == WAIT:
             i = nxt
         else:  # STOP
-            return
+            return count
         count += size
-        if count > max_steps:
-            raise ShaderError(f"program at 0x{va:x} did not finish within {max_steps} instructions")
+        if count >= check_at:
+            if count > max_steps:
+                raise ShaderError(f"program at 0x{va:x} did not finish within {max_steps} instructions")
+            if poll(i, count):
+                return -1
+            next_poll = count + poll_every
+            check_at = min(max_steps + 1, next_poll)

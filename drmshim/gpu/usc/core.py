@@ -396,6 +396,9 @@ class ShaderCore:
         widest = max((n for _, n in bounds), default=0)
         storage = _register_file(max(n_regs32, 1), widest)
         consts = _thread_consts() if widest <= SHARED_CONST_LANES else {}
+        # an interpreted program the native tier may take over (it reports the work done)
+        watched = native is None and not self.debug and self.tier != "interp" and not ctx.lane_order \
+            and getattr(prog, "native_state", None) is not None and not prog.native_state.failed
         with np.errstate(all="ignore"):
             for lane0, n in bounds:
                 b = Batch(self, ctx, lane0, n, n_regs32, storage, consts, prog.zero_rows)
@@ -407,6 +410,8 @@ class ShaderCore:
                     b.local = mem.ByteMemory(np.zeros(n // ctx.threadgroup_lanes * ctx.local_memory_B, np.uint8))
                 if native is not None:
                     _native_tier().run_batch(native, b, self.max_steps)
+                elif watched:
+                    native = self._run_watched(prog, b)
                 else:
                     self._run_batch(prog, b)
                 if ctx.keep_registers:
@@ -442,6 +447,32 @@ class ShaderCore:
             if count > limit:
                 raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
                                   f"(last at offset {prog.instructions[pc][0]})")
+
+    def _run_watched(self, prog: Program, b: Batch):
+        """An interpreted batch of a program the native tier may take (auto mode): the
+        instructions it runs are reported to the tier (``native.interpreted``) every
+        ``POLL_STEPS`` and at the end, which makes a program with long loops hot
+        whatever its runs and lanes; when the program's native code is ready at a
+        report, it runs the rest of the batch from the next block (both tiers have the
+        same blocks and registers, and give the same bits). Returns the native code
+        when it is ready (for the next batches), else None."""
+        tier = _native_tier()
+        state = [0, None]       # instructions reported, native code
+
+        def poll(i: int, count: int) -> bool:
+            code = tier.interpreted(prog, count - state[0], b.n, self.tier)
+            state[0] = count
+            if code is None:
+                return False
+            state[1] = code
+            tier.STATS["batches finished native"] += 1
+            tier.run_batch(code, b, self.max_steps, i, count)
+            return True
+        count = walk_blocks(prog.blocks, b, self.max_steps, prog.va, _run_masked_block, _run_always_step,
+                            poll=poll, poll_every=tier.tier.POLL_STEPS)
+        if state[1] is None:
+            state[1] = tier.interpreted(prog, count - state[0], b.n, self.tier)
+        return state[1]
 
     def _run_blocks(self, prog: Program, b: Batch) -> None:
         """The fast loop: straight runs of masked steps execute as one block (same

@@ -24,7 +24,8 @@ from uapi.isa.semantics import (CANONICAL_NAN, COMPARE_ATOMIC_OPS, FORMAT_ELEMEN
 from . import device_native
 from .state import raw_reader, to_bits
 
-__all__ = ["COMPILERS", "ByteMemory", "sequential_atomic", "read_vec", "write_vec", "load_values", "store_values"]
+__all__ = ["COMPILERS", "ByteMemory", "sequential_atomic", "read_vec", "write_vec", "load_values", "store_values",
+           "device_word_form"]
 
 UNIT = "USC"
 _ELEM_T = {1: np.uint8, 2: np.uint16, 4: np.uint32}
@@ -274,7 +275,7 @@ def _local_memory(b):
     return b.local
 
 
-def _word_form(ins: Instruction, reg: Reg):
+def device_word_form(ins: Instruction, reg: Reg):
     """(index row, shift, base uniform, first register row, words per lane) of a
     device access that ``device_native`` takes: a uniform 64-bit base, a 32-bit
     register index, ``i32`` words in 32-bit registers; else None."""
@@ -296,7 +297,7 @@ def _device_words(numpy_compile, reg_field: str, is_read: bool):
     else (and for other forms) the numpy step of ``numpy_compile``."""
     def compile_(ins: Instruction):
         numpy_step = numpy_compile(ins)
-        form = _word_form(ins, ins[reg_field])
+        form = device_word_form(ins, ins[reg_field])
         if form is None:
             return numpy_step
         row, sh, u, first, k = form

@@ -505,6 +505,125 @@ def test_auto_mode_compiles_programs_run_many_times(monkeypatch, tmp_path):
     assert not core2.load(mem.base).native_state.quick and native.STATS["from cache"] == 1
 
 
+def test_long_loops_make_a_program_hot_by_instructions_run(monkeypatch, tmp_path):
+    """One run of few lanes whose loop runs thousands of instructions (piglit's
+    transform-feedback order test: one draw, a hailstone loop per vertex) is hot by
+    the instructions the interpreter ran (HOT_STEPS), not by runs or lanes: its quick
+    build starts during the run."""
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native.tier, "HOT_STEPS", 3000)
+    mem = FlatMemory(1 << 16)
+    asm = _resolve_labels(["mov_imm r3, 0", "mov_imm r4, 0", "while_icmp.ult r4, r2, 1", "jmp_exec_none @end",
+                           "@top:", "iadd r3, r3, r4", "iadd r4, r4, 1", "while_icmp.ult r4, r2, 1",
+                           "jmp_exec_any @top", "@end:", "pop_exec 1", "stop"])
+    mem.write(mem.base, assemble(asm), "test")
+    core = ShaderCore(mem, debug=False, tier="auto")
+    ctx = ExecContext(lanes=4, keep_registers=True)
+    ctx.preload = {2: np.array([10, 700, 0, 3], np.uint32)}
+    core.run(mem.base, ctx)                 # 700 iterations of 4 instructions: 2,800+ interpreted
+    st = core.load(mem.base).native_state
+    assert st.runs == 1 and st.lanes == 4 and 2800 < st.steps < 3000 and st.build is None
+    np.testing.assert_array_equal(ctx.registers[3], [45, 700 * 699 // 2, 0, 3])
+    core.run(mem.base, ctx)                 # a second run passes HOT_STEPS: the quick build starts
+    assert st.steps >= 3000 and st.build is not None and st.build.quick
+    assert native.wait_builds(300)
+
+
+@pytest.mark.parametrize("poll", [1, 5, 23, 97])
+def test_a_batch_goes_on_in_native_code_from_where_the_interpreter_left_it(monkeypatch, tmp_path, poll):
+    """When a program's native code arrives while the interpreter runs one of its
+    batches (a report every POLL_STEPS instructions), the rest of the batch runs
+    native from the next block, and the next batches native from the start: the
+    registers, tile memory and outputs are the interpreter's, bit for bit, wherever
+    the switch falls (random programs with loops, branches, numpy steps, tiles)."""
+    monkeypatch.setenv("SHIMGL_SHADER_CACHE_DIR", str(tmp_path))
+    build = native.tier.load_or_build
+    monkeypatch.setattr(native.tier, "load_or_build",      # no code at a run's start: the interpreter begins
+                        lambda *a, **k: build(*a, **k) if k.get("build", True) else None)
+    monkeypatch.setattr(native.tier, "HOT_STEPS", 1)
+    monkeypatch.setattr(native.tier, "POLL_STEPS", poll)
+    monkeypatch.setattr(native.tier, "BUILD_ASIDE", False)  # built at the first report, in line
+    rng = np.random.default_rng(7)
+    asm = random_program(rng, n_blocks=10)
+    lanes = 1536
+    kw = tile_context(rng, lanes)
+    inputs = {k: interesting(rng, lanes) for k in IN_ROWS}
+    inputs[MASK_ROW] = rng.integers(0, 8, lanes).astype(np.uint32)
+    uniforms = interesting(rng, 256)
+    out = []
+    for tier in ("interp", "auto"):
+        mem = FlatMemory(1 << 16)
+        mem.write(mem.base, assemble(asm + "\nstop\n"), "test")
+        ctx = ExecContext(lanes=lanes, uniforms=uniforms.copy(), keep_registers=True,
+                          **{k: v.copy() for k, v in kw.items()})
+        ctx.preload = {k: v.copy() for k, v in inputs.items()}
+        ShaderCore(mem, debug=False, batch_lanes=512, tier=tier).run(mem.base, ctx)
+        out.append((ctx, mem))
+    assert native.STATS["batches finished native"] == 1 and native.STATS["native"] == 1, dict(native.STATS)
+    assert_same(out[0], out[1], asm)
+
+
+def _device_loop_program(k: int) -> str:
+    """A loop of r2 iterations, each a device load of k words from the buffer at
+    u2_u3 at index r3 + iteration (shift 4) into r8.., summed into r4 (r5: the last
+    word), and of the word at index u8 (shift 2: a uniform index) into r14, summed too."""
+    dst = "_".join(f"r{8 + c}" for c in range(k))
+    return _resolve_labels([
+        "mov_imm r6, 0", "mov_imm r4, 0", "while_icmp.ult r6, r2, 1", "jmp_exec_none @end", "@top:",
+        "iadd r7, r3, r6", f"device_load.i32 {dst}, u2_u3, r7, 4, 0", "device_load.i32 r14, u2_u3, u8, 2, 0",
+        "wait 0", *[f"iadd r4, r4, r{8 + c}" for c in range(k)], "iadd r4, r4, r14", f"mov r5, r{7 + k}",
+        "iadd r6, r6, 1", "while_icmp.ult r6, r2, 1", "jmp_exec_any @top", "@end:", "pop_exec 1", "stop"])
+
+
+@pytest.mark.parametrize("c_walk", [True, False])
+@pytest.mark.parametrize("case", ["inside", "masked", "outside"])
+def test_device_loads_in_loops_equal_the_interpreter(monkeypatch, case, c_walk):
+    """Device loads of the buffer form run in C, inside the C block walk (the
+    uniform-array loop of piglit's glsl-uniform-interstage-limits: a vec4 load an
+    iteration) or called by Python's walk (a batch whose calls are split over
+    threads); a lane whose words leave the memory run makes the numpy step run the
+    instruction, which faults as on the interpreter."""
+    if not c_walk:      # every call split: Python walks the blocks
+        monkeypatch.setenv("SHIMGL_THREADS", "2")
+        monkeypatch.setattr(native.tier, "PARALLEL_MIN_WORK", 1)
+    rng = np.random.default_rng(11)
+    lanes = 200
+    data = rng.integers(0, 2 ** 32, 4096, dtype=np.uint64).astype(np.uint32)
+    count = rng.integers(0, 40, lanes).astype(np.uint32) if case == "masked" else np.full(lanes, 30, np.uint32)
+    first = rng.integers(0, 600, lanes).astype(np.int32)
+    if case == "outside":
+        first[137] = 2047 - 29 + 20     # its last iterations read past the 64 KiB memory's end
+    out = []
+    for tier in ("interp", "native"):
+        mem = FlatMemory(1 << 16)
+        mem.write(mem.base, assemble(_device_loop_program(4)), "test")
+        mem.write(mem.base + 0x8000, data, "test")
+        uniforms = np.zeros(256, np.uint32)
+        base = mem.base + 0x8000 + (16 if case != "outside" else 0)
+        uniforms[2], uniforms[3] = base & 0xFFFFFFFF, base >> 32
+        uniforms[8] = 5
+        ctx = ExecContext(lanes=lanes, uniforms=uniforms, keep_registers=True)
+        ctx.preload = {2: count.copy(), 3: first.view(np.uint32).copy()}
+        core = ShaderCore(mem, debug=False, tier=tier)
+        try:
+            core.run(mem.base, ctx)
+            out.append((ctx, mem))
+        except GPUFault as e:
+            out.append((e, mem))
+        if tier == "native":
+            assert native.STATS["native"] == 1 and not native.STATS["interpreted"]
+            nprog = core.load(mem.base).native_state.compiled
+            assert nprog.walk is not None and nprog.plan.step_count == 0
+    assert isinstance(out[0][0], GPUFault) == (case == "outside")
+    assert_same(out[0], out[1])
+    if case == "inside":                # and the sums are the words', checked by numpy
+        ctx = out[1][0]
+        words = data[4:].reshape(-1, 4)
+        want = np.array([(words[f:f + 30].sum(dtype=np.uint64) + 30 * int(data[4 + 5])) & 0xFFFFFFFF
+                         for f in range(0, 600)], np.uint32)
+        np.testing.assert_array_equal(ctx.registers[4], want[first])
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_quick_builds_equal_the_interpreter(monkeypatch, tmp_path, seed):
     """The quick flags (no vectorizer, -O1) give the interpreter's bits too: random
