@@ -12,7 +12,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features.gl_spirv import names_hidden, reported_name
 from driver.gl.features.gles_ext import es_has
 from driver.gl.glsl import gl_type_enum
-from driver.gl.programs import program_object
+from driver.gl.programs import UniformInfo, program_object
 
 __all__ = ["InterfaceQueryMixin"]
 
@@ -203,7 +203,9 @@ class InterfaceQueryMixin:
                         E.GL_TYPE: u.gl_type, E.GL_ARRAY_SIZE: u.size, E.GL_OFFSET: -1,
                         E.GL_BLOCK_INDEX: -1, E.GL_ARRAY_STRIDE: -1, E.GL_MATRIX_STRIDE: -1,
                         E.GL_IS_ROW_MAJOR: 0, E.GL_LOCATION: u.location,
-                        E.GL_ATOMIC_COUNTER_BUFFER_INDEX: -1, **refs(stages)}))
+                        E.GL_ATOMIC_COUNTER_BUFFER_INDEX: -1,
+                        # the stages using it (a built-in state uniform: the program's)
+                        **refs(u.stages if isinstance(u, UniformInfo) else stages)}))
         elif interface in (E.GL_UNIFORM_BLOCK, E.GL_SHADER_STORAGE_BLOCK):
             storage = interface == E.GL_SHADER_STORAGE_BLOCK
             blocks = [b for b in ls.blocks if b.is_storage == storage]

@@ -62,6 +62,8 @@ class UniformInfo:
     # samplers), None when every element may be (a non-constant index, a whole array)
     active_elements: tuple | None = None
     matrix_stride_B: int = 16
+    # the stages whose shaders use it (GL 4.6 section 7.3.1.1's REFERENCED_BY_*_SHADER)
+    stages: frozenset = frozenset()
 
     @property
     def components(self) -> int:
@@ -964,9 +966,12 @@ class ProgramMixin:
         default block as the shaders read it, ``compiler.link.default_block_layout``;
         the units of samplers and images after it) and that layout."""
         seen: dict[str, object] = {}
-        for stage in merged.values():
+        used_by: dict[str, set] = {}              # uniform -> the stages that use it
+        for stage_name, stage in merged.items():
             es100 = stage["unit"].version.number < 300
             for v in stage["uniforms"]:
+                if v.used:
+                    used_by.setdefault(v.name, set()).add(stage_name)
                 prev = seen.get(v.name)
                 if prev is not None and not link.same_type(prev.type, v.type):
                     raise LinkError(f"uniform `{v.name}' has different types in different stages")
@@ -1027,7 +1032,8 @@ class ProgramMixin:
             infos.append(UniformInfo(leaf.name, gl_type_enum(t), t, n, leaf.is_array, base,
                                      at, stride, kind,
                                      _active_sampler_elements(leaf, leaves, used_elements)
-                                     if kind == "sampler" else None, matrix_stride or column_slot_B(t)))
+                                     if kind == "sampler" else None, matrix_stride or column_slot_B(t),
+                                     frozenset(used_by.get(leaf.variable.name, ()))))
         infos.sort(key=lambda u: u.location)
         locations = {}
         for u in infos:
@@ -1106,12 +1112,22 @@ class ProgramMixin:
         from compiler.lower.io import atomic_counter_offsets
         buffers: dict[int, AtomicBufferInfo] = {}
         seen: dict[str, tuple] = {}
+        counters: dict[str, int] = {}           # stage -> active counters it declares (array elements)
+        bindings: dict[str, set] = {}           # stage -> the buffer bindings they are in
         for stage, m in merged.items():
             placed = atomic_counter_offsets(m["uniforms"])       # implicit offsets count within one stage
             for v in m["uniforms"]:
                 if v.name not in placed:
                     continue
                 binding, offset = placed[v.name]
+                dims, t = [], v.type
+                while t.base == "array":
+                    dims.append(t.length or 1)
+                    t = t.element
+                count = math.prod(dims)
+                if getattr(v, "used", True):         # the limits count active counters (as Mesa)
+                    counters[stage] = counters.get(stage, 0) + count
+                    bindings.setdefault(stage, set()).add(binding)
                 if v.name in seen:
                     if seen[v.name][:3] != (binding, offset, v.type):
                         raise LinkError(f"atomic counter `{v.name}' declared with a different binding, "
@@ -1120,11 +1136,6 @@ class ProgramMixin:
                     continue
                 if binding >= self.limits.get("GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 0):
                     raise LinkError(f"atomic counter `{v.name}' binding {binding} out of range")
-                dims, t = [], v.type
-                while t.base == "array":
-                    dims.append(t.length or 1)
-                    t = t.element
-                count = math.prod(dims)
                 buf = buffers.setdefault(binding, AtomicBufferInfo(binding))
                 for other in buf.counters:
                     if other[1] < offset + 4 * count and offset < other[1] + 4 * other[2]:
@@ -1138,7 +1149,25 @@ class ProgramMixin:
                 buf.stages.add(stage)
                 buf.data_size_B = max(buf.data_size_B, offset + 4 * count)
                 seen[v.name] = (binding, offset, v.type, 4 * count)
+        self._check_atomic_counter_limits(counters, {stage: len(b) for stage, b in bindings.items()})
         return [buffers[b] for b in sorted(buffers)]
+
+    def _check_atomic_counter_limits(self, counters: dict, buffers: dict) -> None:
+        """GL 4.6 section 7.6.2 (table 23.57 limits) link errors, as Mesa's linker
+        checks them: a stage declaring more atomic counters (array elements each) than
+        MAX_<STAGE>_ATOMIC_COUNTERS or counters in more buffers than
+        MAX_<STAGE>_ATOMIC_COUNTER_BUFFERS, or the stages together more than the
+        MAX_COMBINED_ limits (a buffer two stages use counts twice)."""
+        for what, per_stage in (("ATOMIC_COUNTERS", counters), ("ATOMIC_COUNTER_BUFFERS", buffers)):
+            label = what.lower().replace("_", " ")
+            for stage, n in sorted(per_stage.items()):
+                name = f"GL_MAX_{stage.upper()}_{what}"
+                if n > self.limits.get(name, n):
+                    raise LinkError(f"too many {stage.replace('tess_', 'tessellation ')} shader {label} "
+                                    f"({n} > {name} {self.limits[name]})")
+            name, total = f"GL_MAX_COMBINED_{what}", sum(per_stage.values())
+            if total > self.limits.get(name, total):
+                raise LinkError(f"too many combined {label} ({total} > {name} {self.limits[name]})")
 
     def _collect_blocks(self, merged: dict) -> list:
         blocks: dict[str, UniformBlockInfo] = {}
