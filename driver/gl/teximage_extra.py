@@ -457,15 +457,12 @@ class TexImageExtraMixin:
         return None if dest is not None else bytes(out)
 
     # -- multisample textures (GL 4.6 section 8.8) -------------------------------------------------
-    def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable, array=False):
-        real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY} if not self.api.es or
-                                                self.api.has_extension(_OES_MS_ARRAY) else set())
-        proxies = {E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY} \
-            if not self.api.es and not immutable else set()
-        # the 2D commands take the 2D targets, the 3D ones (``array``) the array targets
-        arrays = {E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY}
-        check_enum(target, {t for t in real | proxies if (t in arrays) == array})
-        check(samples >= 1, E.GL_INVALID_VALUE, "samples must be positive")
+    def _multisample_format(self, internalformat: int, immutable: bool = False):
+        """The format of a multisample texture of ``internalformat`` in this context, or
+        None when glTex*Multisample refuses it (``immutable``: glTexStorage*Multisample,
+        sized formats only): the colour-, depth- and stencil-renderable formats, in desktop
+        GL also the attachable ones the driver does not render (RGB9_E5), in the
+        compatibility profile the alpha, luminance and intensity ones (as Mesa)."""
         info = INTERNAL_FORMATS.get(internalformat)
         if info is None and not immutable:
             # glTexImage*Multisample also takes the unsized colour-, depth- and
@@ -477,7 +474,19 @@ class TexImageExtraMixin:
                 and not (immutable and internalformat in LEGACY_UNSIZED):
             info = LEGACY[internalformat]    # GL_LUMINANCE8, GL_ALPHA16, GL_INTENSITY8 ... (as Mesa)
         attachable = not self.api.es and internalformat in ATTACHABLE_UNRENDERED
-        check(info is not None and (info.color_renderable or info.is_depth_or_stencil or attachable),
+        ok = info is not None and (info.color_renderable or info.is_depth_or_stencil or attachable)
+        return info if ok else None
+
+    def _ms_storage(self, target, samples, internalformat, w, h, d, fixed, immutable, array=False):
+        real = {E.GL_TEXTURE_2D_MULTISAMPLE} | ({E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY} if not self.api.es or
+                                                self.api.has_extension(_OES_MS_ARRAY) else set())
+        proxies = {E.GL_PROXY_TEXTURE_2D_MULTISAMPLE, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY} \
+            if not self.api.es and not immutable else set()
+        # the 2D commands take the 2D targets, the 3D ones (``array``) the array targets
+        arrays = {E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY, E.GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY}
+        check_enum(target, {t for t in real | proxies if (t in arrays) == array})
+        check(samples >= 1, E.GL_INVALID_VALUE, "samples must be positive")
+        check(self._multisample_format(internalformat, immutable) is not None,
               E.GL_INVALID_ENUM, "not a renderable format")
         check(samples <= max(self.caps.sample_counts), E.GL_INVALID_OPERATION, "too many samples")
         maxsz = self.limits["GL_MAX_TEXTURE_SIZE"]

@@ -29,7 +29,7 @@ from driver.gl.errors import check, check_enum
 from driver.gl.features import entry_point
 from driver.gl.features.memory_object import tiling_query
 from driver.gl.textures import texture_targets
-from driver.gl.formats import (ATTACHABLE_UNRENDERED, ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
+from driver.gl.formats import (ASTC_BLOCKS, COMPRESSED, COMPRESSED_TARGETS, DEPTH_TARGETS, ES_ONLY,
                                IMAGE_FORMATS, INTERNAL_FORMATS, LEGACY, TEXTURE_BUFFER_FORMATS, VIEW_CLASSES,
                                CompressedFormat, InternalFormat, component_bits, component_types,
                                compressed_component_bits, lookup)
@@ -100,10 +100,7 @@ class _Resource:
         if info.is_depth_or_stencil and t not in DEPTH_TARGETS:
             return False
         if t in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
-            # glTexImage*Multisample: sized or unsized renderable formats (and, in
-            # desktop GL, the attachable ones the driver does not render)
-            return self.ifmt not in LEGACY and (info.color_renderable or info.is_depth_or_stencil or (
-                not ctx.api.es and self.ifmt in ATTACHABLE_UNRENDERED))
+            return ctx._multisample_format(self.ifmt) is not None       # what glTexImage*Multisample takes
         return True
 
     # -- properties of the format -------------------------------------------------------------

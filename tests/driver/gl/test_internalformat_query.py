@@ -280,3 +280,23 @@ def test_a_multisample_resource_of_an_attachable_unrendered_format_has_sample_co
     # a format a multisample target does not take: no counts, and 0 dimensions
     assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, E.GL_SAMPLES) == []
     assert q(ctx, E.GL_TEXTURE_2D_MULTISAMPLE, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT, comb, wide=True) == [0]
+
+
+@pytest.mark.parametrize("api", ["compat", "gl43"])
+def test_multisample_targets_answer_for_what_glteximage_multisample_takes(api):
+    """SUPPORTED and NUM_SAMPLE_COUNTS of the multisample texture targets follow what
+    glTexImage2DMultisample accepts (piglit's arb_internalformat_query2-minmax): the
+    compatibility profile makes GL_ALPHA8 multisample textures (as Mesa), so the query
+    answers counts there; core refuses the format and the query says unsupported."""
+    ctx = make_ctx(api)
+    tex = ctx.glGenTextures(1)[0]
+    ctx.glBindTexture(E.GL_TEXTURE_2D_MULTISAMPLE, tex)
+    ctx.glTexImage2DMultisample(E.GL_TEXTURE_2D_MULTISAMPLE, 2, E.GL_ALPHA8, 4, 4, True)
+    made = ctx.glGetError() == E.GL_NO_ERROR
+    assert made == (api == "compat")
+    for target in (E.GL_TEXTURE_2D_MULTISAMPLE, E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY):
+        assert q(ctx, target, E.GL_ALPHA8, E.GL_INTERNALFORMAT_SUPPORTED) == [int(made)]
+        n = q(ctx, target, E.GL_ALPHA8, E.GL_NUM_SAMPLE_COUNTS)[0]
+        assert (n >= 1) == made
+        assert q(ctx, target, E.GL_ALPHA8, E.GL_SAMPLES)[:1] == \
+            ([ctx.glGetIntegerv(E.GL_MAX_SAMPLES)[0]] if made else [])
