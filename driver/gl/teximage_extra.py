@@ -22,7 +22,7 @@ from driver.gl.formats import (ATTACHABLE_UNRENDERED, COMPAT_RENDERABLE_LEGACY, 
                                compressed_formats, lookup, view_compatible)
 from driver.gl.objects import TexImage
 from driver.gl.pointers import ClientMemory, as_bytes
-from driver.gl.textures import bound_texture, texture_resource, texture_targets
+from driver.gl.textures import LAYERED_TARGETS, bound_texture, texture_resource, texture_targets
 from driver.gl.buffers import read_buffer
 from driver.gl.framebuffers import framebuffer_status, sample_count
 import layout
@@ -719,6 +719,8 @@ class TexImageExtraMixin:
         res = texture_resource(self, tex)
         if res is None:
             return None
+        if tex.target not in LAYERED_TARGETS:
+            layered, layer = True, 0        # no layers: the whole level (GL 4.6 section 8.26)
         # a texture view (GL 4.6 section 8.18): its level and layers are offsets into the
         # parent's storage, a layered binding has the view's layers only
         layer0 = getattr(tex, "view_min_layer", 0)

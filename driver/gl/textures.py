@@ -54,6 +54,9 @@ SWIZZLES = frozenset({E.GL_RED, E.GL_GREEN, E.GL_BLUE, E.GL_ALPHA, E.GL_ZERO, E.
 _INT_MAX = (1 << 31) - 1
 _ARRAY_TARGETS = (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_CUBE_MAP_ARRAY,
                   E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+#: the targets whose levels have layers or faces an image unit may bind one of (GL 4.6
+#: section 8.26); a level of any other texture is bound whole, whatever layered and layer say
+LAYERED_TARGETS = frozenset(_ARRAY_TARGETS + (E.GL_TEXTURE_3D, E.GL_TEXTURE_CUBE_MAP))
 
 
 def first_bound(tex, target: int) -> None:

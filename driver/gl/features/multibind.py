@@ -13,6 +13,7 @@ from __future__ import annotations
 from driver.gl import enums as E
 from driver.gl.errors import GLError, check
 from driver.gl.features import call, entry_point
+from driver.gl.textures import LAYERED_TARGETS
 
 _INDEXED_LIMITS = {
     E.GL_UNIFORM_BUFFER: "GL_MAX_UNIFORM_BUFFER_BINDINGS",
@@ -123,9 +124,7 @@ def glBindImageTextures(ctx, first, count, textures):
             return call(ctx, "glBindImageTexture", first + i, 0, 0, False, 0, E.GL_READ_ONLY, E.GL_R8)
         tex = ctx.textures.get(name)
         check(tex is not None and tex.target != 0, E.GL_INVALID_OPERATION, f"{name} is not a texture")
-        layered = tex.target in (E.GL_TEXTURE_1D_ARRAY, E.GL_TEXTURE_2D_ARRAY, E.GL_TEXTURE_3D,
-                                 E.GL_TEXTURE_CUBE_MAP, E.GL_TEXTURE_CUBE_MAP_ARRAY,
-                                 E.GL_TEXTURE_2D_MULTISAMPLE_ARRAY)
+        layered = tex.target in LAYERED_TARGETS
         level0 = tex.images[0][0] if tex.images and tex.images[0] else None
         check(level0 is not None and level0.width > 0, E.GL_INVALID_OPERATION,
               f"texture {name} has no level 0")
