@@ -615,7 +615,7 @@ def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, mask
     """``walk_blocks`` with the program's C walk (``codegen._walk_function``) taking
     every stretch of blocks it can run: the same calls in the same order, the same
     exec masks and counts; Python runs the other blocks, as ``walk_blocks`` does."""
-    from ..usc.control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, ShaderError
+    from ..usc.control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, StepLimit
     blocks, in_c, walk, n = nprog.blocks, nprog.plan.walk_blocks, nprog.walk, b.n
     st = np.zeros(WALK_STATE, np.int64)
     st_p = _ptr(args.ffi, "long *", st)
@@ -633,7 +633,7 @@ def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, mask
                 b.exec = b.const(np.True_) if b.all_active else args.exec_out
                 args.exec_arr = None
             if count > max_steps:
-                raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+                raise StepLimit(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
             if part < 0 and in_c[i]:
                 continue
         kind, payload, target, nxt, size = blocks[i]
@@ -657,7 +657,7 @@ def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, mask
             i = nxt
         count += size
         if count > max_steps:
-            raise ShaderError(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+            raise StepLimit(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
 
 
 def _run_ordered(nprog: NativeProgram, args: _BatchArgs, b) -> None:

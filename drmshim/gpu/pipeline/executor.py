@@ -29,6 +29,7 @@ from ...firmware import debug_enabled
 from ...firmware.watchdog import JobTimeout, current_position
 from ...memory import GPUFault, malformed
 from ..usc import ShaderCore
+from ..usc.control import StepLimit
 from .cdm import run_cdm
 from .render import run_fragment_half, run_vertex_half
 
@@ -47,9 +48,11 @@ _OPTIONS = ("", (False, True))      # (the debug words, the (sysmem, hsr) they g
 
 class GuardedCore(ShaderCore):
     """The shader core as the pipeline drives it: whatever a program does, the core
-    ends in a result, a GPUFault or a watchdog stop. Any other error of the core
-    (an undecodable word, a program that never stops within the step limit, an
-    operand the unit cannot take) is the USC's fault at the program's address."""
+    ends in a result, a GPUFault or a watchdog stop. A program that never stops
+    within the step limit is hung: a watchdog stop (GPU timeout), as the firmware's
+    budget would end it (which of the two comes first depends on the tier's speed).
+    Any other error of the core (an undecodable word, an operand the unit cannot
+    take) is the USC's fault at the program's address."""
 
     def load(self, program_va: int):
         try:
@@ -64,6 +67,8 @@ class GuardedCore(ShaderCore):
             return super().run(program_va, ctx)
         except (GPUFault, JobTimeout):      # incl. the texture unit's InvalidDescriptor faults
             raise
+        except StepLimit:
+            raise JobTimeout() from None
         except Exception as error:  # noqa: BLE001
             raise malformed("USC", program_va, error) from None
 

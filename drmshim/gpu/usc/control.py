@@ -6,11 +6,18 @@ native tier, which ``core`` calls, does not import ``core`` back."""
 
 from __future__ import annotations
 
-__all__ = ["ShaderError", "MASKED", "ALWAYS", "JMP_ANY", "JMP_NONE", "STOP", "WAIT", "walk_blocks"]
+__all__ = ["ShaderError", "StepLimit", "MASKED", "ALWAYS", "JMP_ANY", "JMP_NONE", "STOP", "WAIT", "walk_blocks"]
 
 
 class ShaderError(RuntimeError):
     """A program that cannot run: undecodable, unterminated, or malformed."""
+
+
+class StepLimit(ShaderError):
+    """A program that did not finish within the core's step limit: it is hung, and
+    the pipeline reports it as the watchdog's GPU timeout (a program that never
+    ends on the hardware runs until the firmware stops it), whichever comes first:
+    the step count, exact on both tiers, or the command's CPU-time budget."""
 
 
 # Step kinds of the run loop
@@ -80,7 +87,7 @@ def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always, start:
         count += size
         if count >= check_at:
             if count > max_steps:
-                raise ShaderError(f"program at 0x{va:x} did not finish within {max_steps} instructions")
+                raise StepLimit(f"program at 0x{va:x} did not finish within {max_steps} instructions")
             if poll(i, count):
                 return -1
             next_poll = count + poll_every

@@ -34,7 +34,7 @@ from uapi.isa.table import BY_OPCODE
 
 from . import alu, frag, mem, tex
 from .context import ExecContext
-from .control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, ShaderError, _blocks, walk_blocks
+from .control import ALWAYS, JMP_ANY, JMP_NONE, MASKED, STOP, WAIT, ShaderError, StepLimit, _blocks, walk_blocks
 from .state import Batch, float_reader, halves_of, raw_reader
 
 __all__ = ["ShaderCore", "Program", "ShaderError", "ScoreboardHazard"]
@@ -445,7 +445,7 @@ class ShaderCore:
                 return
             count += 1
             if count > limit:
-                raise ShaderError(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
+                raise StepLimit(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
                                   f"(last at offset {prog.instructions[pc][0]})")
 
     def _run_watched(self, prog: Program, b: Batch):

@@ -211,6 +211,27 @@ def test_non_terminating_program_is_reported():
         ShaderCore(mem, max_steps=1000).run(mem.base, ExecContext(lanes=4))
 
 
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_the_pipeline_takes_a_program_past_the_step_limit_as_hung(tier):
+    """The pipeline's core (GuardedCore) reports a program that does not stop within
+    the step limit as the watchdog's stop (JobTimeout: the firmware then reports a GPU
+    timeout and the queue is guilty), on either tier, not as a USC fault; an
+    undecodable program is still the USC's fault."""
+    from drmshim.firmware.watchdog import JobTimeout
+    from drmshim.gpu.pipeline.executor import GuardedCore
+    from drmshim.gpu.usc import ExecContext
+    from drmshim.memory import GPUFault
+    from uapi.isa import assemble
+    from .helpers import new_memory
+    mem = new_memory()
+    mem.write(mem.base, assemble("top:\nmov_imm r0l, 0\njmp_exec_any top\nstop"), "t")
+    with pytest.raises(JobTimeout):
+        GuardedCore(mem, max_steps=1000, tier=tier).run(mem.base, ExecContext(lanes=4))
+    mem.write(mem.base + 256, b"\xff" * 16, "t")
+    with pytest.raises(GPUFault):
+        GuardedCore(mem, max_steps=1000, tier=tier).run(mem.base + 256, ExecContext(lanes=4))
+
+
 def _ref_if(v, c, n): return v + n if v else (0 if c else 1)
 def _ref_else(v, c, n): return n if v == 0 else ((0 if c else 1) if v == 1 else v)
 def _ref_while(v, c, n): return (0 if c else n) if v < n else v
