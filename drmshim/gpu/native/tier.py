@@ -633,7 +633,7 @@ def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, mask
                 b.exec = b.const(np.True_) if b.all_active else args.exec_out
                 args.exec_arr = None
             if count > max_steps:
-                raise StepLimit(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+                raise StepLimit(nprog.prog.va, max_steps)
             if part < 0 and in_c[i]:
                 continue
         kind, payload, target, nxt, size = blocks[i]
@@ -657,7 +657,7 @@ def _walk_with_c(nprog: NativeProgram, args: _BatchArgs, b, max_steps: int, mask
             i = nxt
         count += size
         if count > max_steps:
-            raise StepLimit(f"program at 0x{nprog.prog.va:x} did not finish within {max_steps} instructions")
+            raise StepLimit(nprog.prog.va, max_steps)
 
 
 def _run_ordered(nprog: NativeProgram, args: _BatchArgs, b) -> None:

@@ -19,6 +19,9 @@ class StepLimit(ShaderError):
     ends on the hardware runs until the firmware stops it), whichever comes first:
     the step count, exact on both tiers, or the command's CPU-time budget."""
 
+    def __init__(self, va: int, limit: int, where: str = ""):
+        super().__init__(f"program at 0x{va:x} did not finish within {limit} instructions{where}")
+
 
 # Step kinds of the run loop
 MASKED, ALWAYS, JMP_ANY, JMP_NONE, STOP, WAIT = range(6)
@@ -87,7 +90,7 @@ def walk_blocks(blocks: list, b, max_steps: int, va: int, masked, always, start:
         count += size
         if count >= check_at:
             if count > max_steps:
-                raise StepLimit(f"program at 0x{va:x} did not finish within {max_steps} instructions")
+                raise StepLimit(va, max_steps)
             if poll(i, count):
                 return -1
             next_poll = count + poll_every

@@ -445,8 +445,7 @@ class ShaderCore:
                 return
             count += 1
             if count > limit:
-                raise StepLimit(f"program at 0x{prog.va:x} did not finish within {limit} instructions "
-                                  f"(last at offset {prog.instructions[pc][0]})")
+                raise StepLimit(prog.va, limit, f" (last at offset {prog.instructions[pc][0]})")
 
     def _run_watched(self, prog: Program, b: Batch):
         """An interpreted batch of a program the native tier may take (auto mode): the
